@@ -1,0 +1,102 @@
+# iobench — fio-compatible storage benchmark engine.
+# `make` builds ./iobench; `make run` and `make test` also install missing Debian packages (as root).
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+BUILD     ?= build
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+PKG_CONFIG ?= pkg-config
+
+DEB_PKGS      := build-essential pkg-config libaio-dev liburing-dev libcjson-dev libcmocka-dev
+DEB_TEST_PKGS := fio jq python3
+
+PKG_LIBS := liburing libcjson
+override CPPFLAGS += -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" -MMD -MP
+override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -pthread
+ifeq ($(WERROR),1)
+override CFLAGS   += -Werror
+endif
+ifneq ($(CI),)
+override CFLAGS   += -Werror
+endif
+SAN :=
+ifneq ($(filter asan,$(MAKECMDGOALS)),)
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
+BUILD := build-asan
+endif
+ifneq ($(filter tsan,$(MAKECMDGOALS)),)
+SAN := -fsanitize=thread
+BUILD := build-tsan
+endif
+override CFLAGS  += $(SAN)
+override LDFLAGS += $(SAN) -pthread
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKG_LIBS) 2>/dev/null)
+PKG_LDLIBS = $(shell $(PKG_CONFIG) --libs $(PKG_LIBS) 2>/dev/null)
+LDLIBS   += $(PKG_LDLIBS) -laio -lm
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+CORE_SRC    := $(filter-out core/main.c,$(wildcard core/*.c))
+ENGINE_SRC  := $(wildcard engines/*.c)
+REPORT_SRC  := $(wildcard report/*.c)
+LIB_SRC     := $(CORE_SRC) $(ENGINE_SRC) $(REPORT_SRC)
+LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ    := $(BUILD)/core/main.o
+UNIT_SRC    := $(wildcard tests/unit/test_*.c)
+UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all run test unit integration deps test-deps clean install uninstall asan tsan
+all: iobench
+
+iobench: $(LIB_OBJ) $(MAIN_OBJ)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $$($(PKG_CONFIG) --cflags cmocka) -o $@ $^ \
+		$(LDFLAGS) $$($(PKG_CONFIG) --libs cmocka) $(LDLIBS)
+
+# Install the Debian packages that are missing (only as root; otherwise say what is missing).
+deps:
+	@sh tests/deps.sh $(DEB_PKGS)
+test-deps:
+	@sh tests/deps.sh $(DEB_PKGS) $(DEB_TEST_PKGS)
+
+# `make run`: the default profile, in the current directory, in fio's normal format.
+run: deps
+	@$(MAKE) --no-print-directory all
+	./iobench jobs/default.fio
+
+# `make test`: unit tests (cmocka), then integration and fio-differential tests; one summary line.
+test: test-deps
+	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@BUILD=$(BUILD) sh tests/run.sh $(UNIT_BIN)
+
+# `make asan test` / `make tsan test`: the same tests on a sanitizer build.
+asan tsan:
+	@:
+
+install: iobench
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 iobench $(DESTDIR)$(PREFIX)/bin/iobench
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/iobench
+
+clean:
+	rm -rf build build-asan build-tsan iobench
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,159 @@
+/* Command-line parsing. */
+#include "core/cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/options.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"iobench-%s: a fio-compatible storage benchmark\n"
+		"usage: iobench [options] [job file(s)]\n"
+		"  --name=NAME            start a job (options before the first --name are global)\n"
+		"  --output=FILE          write the report to FILE instead of stdout\n"
+		"  --output-format=FMT    normal, json or json+ (comma-separated for several)\n"
+		"  --parse-only           parse the options and job files, then exit\n"
+		"  --version              print the version and exit\n"
+		"  --help                 this text\n"
+		"Job options (fio's names and semantics), e.g.:\n"
+		"  iobench --name=seq --rw=read --bs=1m --size=1g --ioengine=libaio --iodepth=32 --direct=1\n",
+		IOBENCH_VERSION);
+	for (size_t i = 0; i < option_count; i++)
+		fprintf(out, "  --%-22s %s\n", option_table[i].name, option_table[i].help);
+}
+
+static int parse_formats(const char *v, unsigned *formats)
+{
+	char buf[128];
+	unsigned f = 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "normal") == 0)
+			f |= FMT_NORMAL;
+		else if (strcmp(tok, "json") == 0)
+			f |= FMT_JSON;
+		else if (strcmp(tok, "json+") == 0)
+			f |= FMT_JSON_PLUS;
+		else {
+			fprintf(stderr, "iobench: --output-format: unknown format '%s' (normal, json, json+)\n",
+				tok);
+			return -EINVAL;
+		}
+	}
+	if (!f) {
+		fprintf(stderr, "iobench: --output-format: no format given\n");
+		return -EINVAL;
+	}
+	*formats = f;
+	return 0;
+}
+
+/* Options that belong to the program, not to a job. Returns 1 if handled, 0 if not
+ * ours, -1 on error. *consumed is set when the value came from the next argument. */
+static int program_option(const char *key, const char *val, const char *next, struct run_cfg *cfg,
+			  FILE *out, bool *exit_now, bool *consumed)
+{
+	if (strcmp(key, "help") == 0 || strcmp(key, "h") == 0) {
+		usage(out);
+		*exit_now = true;
+		return 1;
+	}
+	if (strcmp(key, "version") == 0 || strcmp(key, "v") == 0) {
+		fprintf(out, "iobench-%s\n", IOBENCH_VERSION);
+		*exit_now = true;
+		return 1;
+	}
+	if (strcmp(key, "parse-only") == 0) {
+		cfg->parse_only = true;
+		return 1;
+	}
+	bool is_fmt = strcmp(key, "output-format") == 0;
+	if (!is_fmt && strcmp(key, "output") != 0 && strcmp(key, "o") != 0)
+		return 0;
+	if (!val) {
+		if (!next) {
+			fprintf(stderr, "iobench: --%s needs a value\n", key);
+			return -1;
+		}
+		val = next;
+		*consumed = true;
+	}
+	if (is_fmt)
+		return parse_formats(val, &cfg->formats) ? -1 : 1;
+	cfg->output_path = val;
+	return 1;
+}
+
+static int job_option(const char *key, const char *val, struct run_cfg *cfg, struct job *job)
+{
+	if (job)
+		return opt_list_add(&job->given, key, val, NULL, 0);
+	int ret = opt_list_add(&cfg->cmdline_globals, key, val, NULL, 0);
+	return ret ? ret : opt_list_add(&cfg->globals, key, val, NULL, 0);
+}
+
+enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
+{
+	struct job *job = NULL;
+	unsigned nfiles = 0;
+	cfg->formats = FMT_NORMAL;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (arg[0] != '-' || arg[1] == '\0') {
+			/* A job file ("-" is stdin); jobs after it get their own groups. */
+			if (jobfile_parse(arg, cfg, ++nfiles))
+				return CLI_ERROR;
+			job = NULL;
+			continue;
+		}
+		const char *name = arg + (arg[1] == '-' ? 2 : 1);
+		char key[128];
+		const char *eq = strchr(name, '=');
+		size_t klen = eq ? (size_t)(eq - name) : strlen(name);
+		if (klen == 0 || klen >= sizeof(key)) {
+			fprintf(stderr, "iobench: unrecognized option '%s'\n", arg);
+			return CLI_ERROR;
+		}
+		memcpy(key, name, klen);
+		key[klen] = '\0';
+		const char *val = eq ? eq + 1 : NULL;
+		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		bool exit_now = false, consumed = false;
+		int p = program_option(key, val, next, cfg, out, &exit_now, &consumed);
+		if (p < 0)
+			return CLI_ERROR;
+		if (consumed)
+			i++;
+		if (exit_now)
+			return CLI_EXIT_OK;
+		if (p > 0)
+			continue;
+		const struct option_def *def = option_find(key);
+		if (!def) {
+			fprintf(stderr, "iobench: unrecognized option '--%s'\n", key);
+			return CLI_ERROR;
+		}
+		if (!val && def->type != OPT_BOOL) {
+			if (!next) {
+				fprintf(stderr, "iobench: option '--%s' needs a value\n", key);
+				return CLI_ERROR;
+			}
+			val = next;
+			i++;
+		}
+		if (strcmp(def->name, "name") == 0) {
+			job = run_cfg_add_job(cfg);
+			if (!job)
+				return CLI_ERROR;
+			job->file_index = nfiles;
+		}
+		if (job_option(key, val, cfg, job))
+			return CLI_ERROR;
+	}
+	return CLI_RUN;
+}

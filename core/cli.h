@@ -1,0 +1,19 @@
+/* The command line and job files, into a run_cfg. */
+#ifndef IOBENCH_CLI_H
+#define IOBENCH_CLI_H
+#include <stdio.h>
+
+#include "core/run.h"
+
+enum cli_result { CLI_RUN = 0, CLI_EXIT_OK = 1, CLI_ERROR = -1 };
+
+/* Parse argv as fio does: -opt=val or --opt=val; options before the first --name are
+ * global; --name starts a job; other arguments are job files. Messages to stderr;
+ * --help and --version print to out. */
+enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out);
+
+/* Read one job file ("-" = stdin) into cfg. file_index counts job files (implicit
+ * stonewall between them). 0 or -errno after one line on stderr. */
+int jobfile_parse(const char *path, struct run_cfg *cfg, unsigned file_index);
+
+#endif

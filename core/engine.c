@@ -1,0 +1,39 @@
+/* Engine wrappers: defaults for the hooks an engine leaves NULL. */
+#include "core/engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx)
+{
+	return ops->init ? ops->init(ctx) : 0;
+}
+
+void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx)
+{
+	if (ops->cleanup)
+		ops->cleanup(ctx);
+	ctx->priv = NULL;
+}
+
+int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,
+		     int flags, int *fd)
+{
+	if (ops->open_file)
+		return ops->open_file(ctx, path, flags, fd);
+	int f = open(path, flags | O_CLOEXEC, 0644);
+	if (f < 0)
+		return -errno;
+	*fd = f;
+	return 0;
+}
+
+int engine_close_file(const struct engine_ops *ops, struct engine_ctx *ctx, int fd)
+{
+	if (ops->close_file)
+		return ops->close_file(ctx, fd);
+	if (fd >= 0 && close(fd) < 0)
+		return -errno;
+	return 0;
+}

@@ -1,0 +1,77 @@
+/* iobench: parse, prepare, run, report. Only main() exits. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cli.h"
+#include "core/run.h"
+#include "core/signals.h"
+#include "report/report.h"
+
+static int report_all(FILE *out, const struct run_ctx *rc)
+{
+	int ret = 0;
+	unsigned f = rc->cfg->formats;
+	if (f & (FMT_JSON | FMT_JSON_PLUS))
+		ret = report_json(out, rc, (f & FMT_JSON_PLUS) != 0);
+	if (f & FMT_NORMAL)
+		report_normal(out, rc);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct run_cfg cfg = { 0 };
+	struct run_ctx rc = { 0 };
+	struct signal_watch sw = { 0 };
+	FILE *out = stdout;
+	int status = 1;
+
+	enum cli_result cr = cli_parse(argc, argv, &cfg, stdout);
+	if (cr != CLI_RUN) {
+		status = cr == CLI_EXIT_OK ? 0 : 1;
+		goto out_cfg;
+	}
+	if (!cfg.njobs) {
+		fprintf(stderr, "iobench: no jobs given (see iobench --help)\n");
+		goto out_cfg;
+	}
+	if (run_prepare(&rc, &cfg))
+		goto out_ctx;
+	if (cfg.parse_only) {
+		status = 0;
+		goto out_ctx;
+	}
+	if (cfg.output_path) {
+		out = fopen(cfg.output_path, "w");
+		if (!out) {
+			fprintf(stderr, "iobench: --output: cannot open '%s': %s\n", cfg.output_path,
+				strerror(errno));
+			goto out_ctx;
+		}
+	}
+	if (signals_start(&sw, &rc.stop))
+		fprintf(stderr, "iobench: cannot watch signals; Ctrl-C will not print results\n");
+	bool normal = cfg.formats & FMT_NORMAL;
+	if (normal)
+		report_normal_header(out, &rc);
+	int run_err = run_execute(&rc, normal ? out : NULL);
+	signals_stop(&sw);
+	if (run_summarize(&rc)) {
+		fprintf(stderr, "iobench: out of memory while summing up\n");
+		goto out_file;
+	}
+	int rep_err = report_all(out, &rc);
+	status = run_err || rep_err || atomic_load(&rc.stop) ? 1 : 0;
+out_file:
+	if (out != stdout && fclose(out) && !status) {
+		fprintf(stderr, "iobench: --output: %s\n", strerror(errno));
+		status = 1;
+	}
+out_ctx:
+	run_ctx_free(&rc);
+out_cfg:
+	run_cfg_free(&cfg);
+	return status;
+}

@@ -1,0 +1,261 @@
+/* Preparing and executing a run: groups, clones, file layout, one thread per clone. */
+#include "core/run.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/engine.h"
+#include "core/layout.h"
+#include "core/worker.h"
+
+void run_cfg_free(struct run_cfg *cfg)
+{
+	opt_list_free(&cfg->globals);
+	opt_list_free(&cfg->cmdline_globals);
+	for (size_t i = 0; i < cfg->njobs; i++)
+		job_free(&cfg->jobs[i]);
+	free(cfg->jobs);
+	for (unsigned i = 0; i < cfg->nfile_names; i++)
+		free(cfg->file_names[i]);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+struct job *run_cfg_add_job(struct run_cfg *cfg)
+{
+	if (cfg->njobs == cfg->cap_jobs) {
+		size_t cap = cfg->cap_jobs ? cfg->cap_jobs * 2 : 8;
+		struct job *jobs = realloc(cfg->jobs, cap * sizeof(*jobs));
+		if (!jobs)
+			return NULL;
+		cfg->jobs = jobs;
+		cfg->cap_jobs = cap;
+	}
+	struct job *job = &cfg->jobs[cfg->njobs++];
+	memset(job, 0, sizeof(*job));
+	return job;
+}
+
+void run_ctx_free(struct run_ctx *rc)
+{
+	for (size_t i = 0; i < rc->nclones; i++)
+		free(rc->clones[i].ts);
+	free(rc->clones);
+	free(rc->units);
+	free(rc->groups);
+	rc->clones = NULL;
+	rc->units = NULL;
+	rc->groups = NULL;
+}
+
+static void assign_groups(struct run_ctx *rc)
+{
+	unsigned g = 0;
+	for (size_t i = 0; i < rc->cfg->njobs; i++) {
+		struct job *job = &rc->cfg->jobs[i];
+		if (i > 0 && (job->o.stonewall || job->o.new_group ||
+			      job->file_index != rc->cfg->jobs[i - 1].file_index))
+			g++;
+		job->groupid = g;
+	}
+	rc->ngroups = rc->cfg->njobs ? g + 1 : 0;
+}
+
+static int clone_path(const struct job_opts *o, unsigned clone, char *out, size_t len)
+{
+	int n;
+	if (o->filename[0] && (o->filename[0] == '/' || !o->directory[0]))
+		n = snprintf(out, len, "%s", o->filename);
+	else if (o->filename[0])
+		n = snprintf(out, len, "%s/%s", o->directory, o->filename);
+	else if (o->directory[0])
+		n = snprintf(out, len, "%s/%s.%u.0", o->directory, o->name, clone);
+	else
+		n = snprintf(out, len, "%s.%u.0", o->name, clone);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* The bytes a clone works on: size=, else what the file or device holds. */
+static int clone_region(const struct job *job, struct clone_result *c, bool no_file)
+{
+	const struct job_opts *o = &job->o;
+	if (o->size) {
+		c->region_bytes = o->size;
+		return 0;
+	}
+	if (no_file) {
+		fprintf(stderr, "iobench: job '%s': size: the null engine needs a size\n", o->name);
+		return -EINVAL;
+	}
+	uint64_t bytes;
+	int ret = layout_target_size(c->path, &bytes);
+	if (ret || bytes == 0) {
+		fprintf(stderr, "iobench: job '%s': size: not given, and '%s' %s\n", o->name, c->path,
+			ret ? "does not exist" : "is empty");
+		return -EINVAL;
+	}
+	c->region_bytes = bytes;
+	return 0;
+}
+
+static int check_job(const struct job *job, const struct engine_ops *ops)
+{
+	const struct job_opts *o = &job->o;
+	if (!ops) {
+		fprintf(stderr, "iobench: job '%s': ioengine: unknown engine '%s' (known: %s)\n", o->name,
+			o->ioengine, engine_names());
+		return -EINVAL;
+	}
+	for (int d = 0; d < DDIR_NR; d++)
+		if (o->bs[d] > (1ULL << 31)) {
+			fprintf(stderr, "iobench: job '%s': bs: %llu is larger than 2GiB\n", o->name,
+				(unsigned long long)o->bs[d]);
+			return -EINVAL;
+		}
+	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1)
+		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1\n",
+			o->name, ops->name, o->iodepth);
+	return 0;
+}
+
+int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
+{
+	size_t total = 0;
+	rc->cfg = cfg;
+	for (size_t i = 0; i < cfg->njobs; i++) {
+		struct job *job = &cfg->jobs[i];
+		if (job_resolve(job, &cfg->cmdline_globals))
+			return -EINVAL;
+		if (check_job(job, engine_find(job->o.ioengine)))
+			return -EINVAL;
+		if (job->o.time_based && !job->o.runtime_us)
+			job->o.time_based = false; /* nothing to bound it: as fio, run the size once */
+		total += job->o.numjobs;
+	}
+	assign_groups(rc);
+	rc->clones = calloc(total ? total : 1, sizeof(*rc->clones));
+	if (!rc->clones)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->njobs; i++) {
+		const struct job *job = &cfg->jobs[i];
+		bool no_file = engine_find(job->o.ioengine)->flags & ENGINE_NO_FILE;
+		for (unsigned k = 0; k < job->o.numjobs; k++) {
+			struct clone_result *c = &rc->clones[rc->nclones++];
+			c->job = i;
+			c->clone = k;
+			if (clone_path(&job->o, k, c->path, sizeof(c->path))) {
+				fprintf(stderr, "iobench: job '%s': filename: path is too long\n", job->o.name);
+				return -EINVAL;
+			}
+			if (clone_region(job, c, no_file))
+				return -EINVAL;
+			c->ts = calloc(1, sizeof(*c->ts));
+			if (!c->ts)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+struct thread_arg {
+	struct worker w;
+	pthread_t tid;
+	bool started;
+};
+
+static void *thread_main(void *p)
+{
+	struct thread_arg *a = p;
+	worker_run(&a->w);
+	return NULL;
+}
+
+static uint64_t clone_seed(size_t job, unsigned clone)
+{
+	return 0x5eed0000ULL ^ ((uint64_t)job << 32) ^ clone;
+}
+
+/* unlink=1: remove the files of group g's jobs once all its clones are done. */
+static void unlink_group_files(struct run_ctx *rc, unsigned g)
+{
+	for (size_t i = 0; i < rc->nclones; i++) {
+		const struct clone_result *c = &rc->clones[i];
+		const struct job *job = &rc->cfg->jobs[c->job];
+		if (job->groupid != g || !job->o.unlink ||
+		    (engine_find(job->o.ioengine)->flags & ENGINE_NO_FILE))
+			continue;
+		struct stat st;
+		if (stat(c->path, &st) == 0 && S_ISREG(st.st_mode) && unlink(c->path) < 0)
+			fprintf(stderr, "iobench: job '%s': cannot remove '%s': %s\n", job->o.name, c->path,
+				strerror(errno));
+	}
+}
+
+static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
+{
+	struct run_cfg *cfg = rc->cfg;
+	struct thread_arg *args = calloc(rc->nclones, sizeof(*args));
+	int ret = 0;
+	if (!args)
+		return -ENOMEM;
+	ret = layout_group(rc, g, notes);
+	for (size_t i = 0; i < rc->nclones && !ret; i++) {
+		struct clone_result *c = &rc->clones[i];
+		const struct job *job = &cfg->jobs[c->job];
+		if (job->groupid != g)
+			continue;
+		struct worker *w = &args[i].w;
+		w->o = &job->o;
+		w->ops = engine_find(job->o.ioengine);
+		snprintf(w->path, sizeof(w->path), "%s", c->path);
+		w->region_bytes = c->region_bytes;
+		w->seed = clone_seed(c->job, c->clone);
+		w->stop = &rc->stop;
+		w->ts = c->ts;
+		int err = pthread_create(&args[i].tid, NULL, thread_main, &args[i]);
+		if (err) {
+			fprintf(stderr, "iobench: job '%s': cannot start a thread: %s\n", job->o.name,
+				strerror(err));
+			atomic_store(&rc->stop, true);
+			ret = -err;
+			break;
+		}
+		args[i].started = true;
+	}
+	for (size_t i = 0; i < rc->nclones; i++) {
+		if (!args[i].started)
+			continue;
+		pthread_join(args[i].tid, NULL);
+		struct clone_result *c = &rc->clones[i];
+		c->err = args[i].w.err;
+		c->elapsed_s = (clock_now_ns() - rc->start_ns + NS_PER_SEC - 1) / NS_PER_SEC;
+		if (c->err && !ret)
+			ret = c->err;
+	}
+	free(args);
+	unlink_group_files(rc, g);
+	return ret;
+}
+
+int run_execute(struct run_ctx *rc, FILE *notes)
+{
+	int ret = 0;
+	rc->start_ns = clock_now_ns();
+	for (unsigned g = 0; g < rc->ngroups; g++) {
+		int r = run_group(rc, g, notes);
+		if (r && !ret)
+			ret = r;
+		if (atomic_load(&rc->stop))
+			break;
+	}
+	struct timeval tv;
+	gettimeofday(&tv, NULL);
+	rc->end_time = tv.tv_sec;
+	rc->end_ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+	return ret;
+}

@@ -1,0 +1,92 @@
+/* A run: jobs resolved into groups and clones, executed group by group, then summed up
+ * into report units (what one job block of the output shows) and group summaries. */
+#ifndef IOBENCH_RUN_H
+#define IOBENCH_RUN_H
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "core/job.h"
+#include "core/stats.h"
+
+enum output_format {
+	FMT_NORMAL = 1 << 0,
+	FMT_JSON = 1 << 1,
+	FMT_JSON_PLUS = 1 << 2,
+};
+
+/* What the command line and job files said. */
+struct run_cfg {
+	struct opt_list globals;   /* options before the first --name and [global] sections */
+	struct opt_list cmdline_globals; /* the command-line part of globals, for precedence */
+	struct job *jobs;
+	size_t njobs, cap_jobs;
+	unsigned formats;
+	const char *output_path;
+	bool parse_only;
+	char *file_names[256];     /* job files read (owned), which opt_kv.file points into */
+	unsigned nfile_names;
+};
+
+/* Add an empty job to cfg; NULL if out of memory. */
+struct job *run_cfg_add_job(struct run_cfg *cfg);
+
+void run_cfg_free(struct run_cfg *cfg);
+
+struct clone_result {
+	size_t job;              /* index into cfg->jobs */
+	unsigned clone;          /* 0 .. numjobs-1 */
+	char path[PATH_MAX];
+	uint64_t region_bytes;
+	struct thread_stats *ts;
+	int err;
+	uint64_t elapsed_s;
+};
+
+/* One job block in the output: a clone, or all clones of a group_reporting job. */
+struct report_unit {
+	const struct job *job;
+	struct thread_stats ts;
+	unsigned groupid;
+	unsigned nr_clones;
+	uint64_t elapsed_s;
+	double bw_agg_pct[DDIR_NR]; /* the unit's mean sampled bw as a share of its group's */
+};
+
+struct group_summary {
+	unsigned groupid;
+	uint64_t io_bytes[DDIR_NR];
+	uint64_t agg_bw[DDIR_NR];         /* bytes/s: all bytes over the longest runtime */
+	uint64_t min_bw[DDIR_NR], max_bw[DDIR_NR]; /* bytes/s, over units */
+	uint64_t min_run[DDIR_NR], max_run[DDIR_NR]; /* ms */
+	unsigned kb_base, unit_base;
+};
+
+struct run_ctx {
+	struct run_cfg *cfg;
+	atomic_bool stop;
+	struct clone_result *clones;
+	size_t nclones;
+	unsigned ngroups;
+	uint64_t start_ns;
+	time_t end_time;
+	uint64_t end_ms;  /* wall clock, for timestamp_ms */
+	struct report_unit *units;
+	size_t nunits;
+	struct group_summary *groups;
+};
+
+/* Resolve every job's options, assign groups, expand clones, check engines and sizes.
+ * Prints one line per problem to stderr; returns 0 or -EINVAL. */
+int run_prepare(struct run_ctx *rc, struct run_cfg *cfg);
+
+/* Lay out files and run the groups one after another. Notices go to `notes`. */
+int run_execute(struct run_ctx *rc, FILE *notes);
+
+/* Merge the clones into report units and group summaries. */
+int run_summarize(struct run_ctx *rc);
+
+void run_ctx_free(struct run_ctx *rc);
+
+#endif

@@ -1,0 +1,145 @@
+/* Statistics merging and summaries. */
+#include "core/stats.h"
+
+#include <math.h>
+#include <string.h>
+
+void series_merge(struct series *dst, const struct series *src)
+{
+	if (!src->n)
+		return;
+	if (!dst->n || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->n += src->n;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+}
+
+double series_mean(const struct series *s)
+{
+	return s->n ? (double)s->sum / (double)s->n : 0.0;
+}
+
+double series_stddev(const struct series *s)
+{
+	if (s->n < 2)
+		return 0.0;
+	long double n = (long double)s->n;
+	long double sum = (long double)s->sum;
+	long double var = ((long double)s->sumsq - sum * sum / n) / (n - 1);
+	return var > 0 ? (double)sqrtl(var) : 0.0;
+}
+
+const unsigned lat_bucket_label[LATB_NR] = {
+	2, 4, 10, 20, 50, 100, 250, 500, 750, 1000,
+	2, 4, 10, 20, 50, 100, 250, 500, 750, 1000,
+	2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000, 2000,
+};
+
+/* Index of the first label above v within one unit's ten buckets. */
+static unsigned unit_bucket(uint64_t v)
+{
+	static const unsigned bound[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750 };
+	unsigned i = 0;
+	while (i < 9 && v >= bound[i])
+		i++;
+	return i;
+}
+
+unsigned lat_bucket(uint64_t ns)
+{
+	if (ns < 1000)
+		return unit_bucket(ns);
+	if (ns < 1000000)
+		return LATB_NSEC + unit_bucket(ns / 1000);
+	uint64_t ms = ns / 1000000;
+	if (ms >= 2000)
+		return LATB_NR - 1;
+	if (ms >= 1000)
+		return LATB_NR - 2;
+	return LATB_NSEC + LATB_USEC + unit_bucket(ms);
+}
+
+static struct sample_summary summary_of(const struct series *s)
+{
+	struct sample_summary out = { s->min, s->max, s->n, series_mean(s), 0.0 };
+	double sd = series_stddev(s);
+	if (s->n > 1)
+		out.m2 = sd * sd * (double)(s->n - 1);
+	return out;
+}
+
+static void summary_add(struct sample_summary *dst, const struct sample_summary *src)
+{
+	dst->min += src->min;
+	dst->max += src->max;
+	dst->samples += src->samples;
+	dst->mean += src->mean;
+	dst->m2 += src->m2;
+}
+
+double sample_summary_stddev(const struct sample_summary *s)
+{
+	return s->samples > 1 ? sqrt(s->m2 / (double)(s->samples - 1)) : 0.0;
+}
+
+struct sample_summary dir_bw_summary(const struct thread_stats *ts, enum ddir d)
+{
+	return ts->pure_sum_samples ? ts->dir[d].bw_group : summary_of(&ts->dir[d].bw_kib);
+}
+
+struct sample_summary dir_iops_summary(const struct thread_stats *ts, enum ddir d)
+{
+	return ts->pure_sum_samples ? ts->dir[d].iops_group : summary_of(&ts->dir[d].iops);
+}
+
+static void dir_merge(struct dir_stats *d, const struct dir_stats *s)
+{
+	d->io_bytes += s->io_bytes;
+	d->total_ios += s->total_ios;
+	d->short_ios += s->short_ios;
+	d->drop_ios += s->drop_ios;
+	series_merge(&d->slat, &s->slat);
+	series_merge(&d->clat, &s->clat);
+	series_merge(&d->lat, &s->lat);
+	hist_merge(&d->clat_hist, &s->clat_hist);
+}
+
+void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src, bool group)
+{
+	for (int d = 0; d < DDIR_NR; d++) {
+		dir_merge(&dst->dir[d], &src->dir[d]);
+		if (group) {
+			struct sample_summary bw = dir_bw_summary(src, d), io = dir_iops_summary(src, d);
+			summary_add(&dst->dir[d].bw_group, &bw);
+			summary_add(&dst->dir[d].iops_group, &io);
+		}
+		series_merge(&dst->dir[d].bw_kib, &src->dir[d].bw_kib);
+		series_merge(&dst->dir[d].iops, &src->dir[d].iops);
+	}
+	for (int i = 0; i < LATB_NR; i++)
+		dst->lat_buckets[i] += src->lat_buckets[i];
+	for (int i = 0; i < DEPTH_MAP_NR; i++) {
+		dst->depth_map[i] += src->depth_map[i];
+		dst->submit_map[i] += src->submit_map[i];
+		dst->complete_map[i] += src->complete_map[i];
+	}
+	dst->total_submit += src->total_submit;
+	dst->total_complete += src->total_complete;
+	for (int i = 0; i <= DDIR_NR; i++)
+		dst->issued[i] += src->issued[i];
+	if (src->runtime_ms > dst->runtime_ms)
+		dst->runtime_ms = src->runtime_ms;
+	dst->job_runtime_ms += src->job_runtime_ms;
+	dst->usr_us += src->usr_us;
+	dst->sys_us += src->sys_us;
+	dst->ctx += src->ctx;
+	dst->majf += src->majf;
+	dst->minf += src->minf;
+	dst->nr_threads += src->nr_threads ? src->nr_threads : 1;
+	if (!dst->error)
+		dst->error = src->error;
+	dst->pure_sum_samples |= group;
+}

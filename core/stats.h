@@ -1,0 +1,98 @@
+/* Per-thread statistics: collected lock-free by one worker, merged after the run.
+ * Stats never print: report/ formats them. */
+#ifndef IOBENCH_STATS_H
+#define IOBENCH_STATS_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/hist.h"
+#include "core/job.h"
+
+/* min/max/mean/stddev of a series. Exact integer sums, so merges lose nothing. */
+struct series {
+	uint64_t n;
+	uint64_t min, max;
+	uint64_t sum;
+	unsigned __int128 sumsq;
+};
+
+static inline void series_add(struct series *s, uint64_t v)
+{
+	if (s->n == 0 || v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	s->n++;
+	s->sum += v;
+	s->sumsq += (unsigned __int128)v * v;
+}
+
+void series_merge(struct series *dst, const struct series *src);
+double series_mean(const struct series *s);
+double series_stddev(const struct series *s); /* sample stddev (n - 1), 0 for n < 2 */
+
+/* fio's latency buckets: 2..1000 ns, 2..1000 us, 2..2000 ms and >= 2000 ms. */
+#define LATB_NSEC 10
+#define LATB_USEC 10
+#define LATB_MSEC 12
+#define LATB_NR (LATB_NSEC + LATB_USEC + LATB_MSEC)
+unsigned lat_bucket(uint64_t ns);
+extern const unsigned lat_bucket_label[LATB_NR]; /* upper bound within its unit */
+
+/* Depth and batch maps: IO depths 1,2,4,8,16,32,>=64; submit/complete 0,4,8,..,>=64. */
+#define DEPTH_MAP_NR 7
+static inline unsigned depth_bucket(unsigned d)
+{
+	return d >= 64 ? 6 : d >= 32 ? 5 : d >= 16 ? 4 : d >= 8 ? 3 : d >= 4 ? 2 : d >= 2 ? 1 : 0;
+}
+static inline unsigned batch_bucket(unsigned n)
+{
+	return n == 0 ? 0 : n <= 4 ? 1 : n <= 8 ? 2 : n <= 16 ? 3 : n <= 32 ? 4 : n <= 64 ? 5 : 6;
+}
+
+/* A sample series as reported: for clones reported as one, fio adds the clones' min,
+ * max, mean and squared deviations (their aggregate bandwidth), and counts all samples. */
+struct sample_summary {
+	uint64_t min, max, samples;
+	double mean;
+	double m2; /* sum of squared deviations */
+};
+
+struct dir_stats {
+	uint64_t io_bytes;
+	uint64_t total_ios;
+	uint64_t short_ios;
+	uint64_t drop_ios;
+	struct series slat, clat, lat; /* ns */
+	struct series bw_kib, iops;    /* per-interval samples */
+	struct hist clat_hist;
+	struct sample_summary bw_group, iops_group; /* used when pure_sum_samples */
+};
+
+struct thread_stats {
+	struct dir_stats dir[DDIR_NR];
+	uint64_t lat_buckets[LATB_NR];
+	uint64_t depth_map[DEPTH_MAP_NR];
+	uint64_t submit_map[DEPTH_MAP_NR];
+	uint64_t complete_map[DEPTH_MAP_NR];
+	uint64_t total_submit, total_complete; /* how many submit / reap calls */
+	uint64_t issued[DDIR_NR + 1];          /* rwts: read, write, trim, sync */
+	uint64_t runtime_ms;                   /* of the measured part; merged: longest */
+	uint64_t job_runtime_ms;               /* merged: summed over clones */
+	uint64_t usr_us, sys_us;
+	uint64_t ctx, majf, minf;
+	uint64_t nr_threads;                   /* 1, or the clones merged into this */
+	int error;                             /* first errno seen, positive */
+	bool pure_sum_samples;                 /* bw/iops samples were summed across clones */
+};
+
+/* Merge src into dst. group: clones of one group report (fio's group_reporting): their
+ * bw/iops sample series add up as one aggregate instead of pooling. */
+/* The bw (KiB/s) or iops sample summary of one direction, as reported. */
+struct sample_summary dir_bw_summary(const struct thread_stats *ts, enum ddir d);
+struct sample_summary dir_iops_summary(const struct thread_stats *ts, enum ddir d);
+double sample_summary_stddev(const struct sample_summary *s);
+
+void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src, bool group);
+
+#endif

@@ -1,0 +1,25 @@
+/* One worker thread: runs one clone of a job against its file through its engine. */
+#ifndef IOBENCH_WORKER_H
+#define IOBENCH_WORKER_H
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "core/engine.h"
+#include "core/stats.h"
+
+struct worker {
+	const struct job_opts *o;
+	const struct engine_ops *ops;
+	char path[PATH_MAX];
+	uint64_t region_bytes;   /* the part of the file the job works on */
+	uint64_t seed;
+	const atomic_bool *stop; /* set by a signal or exitall: stop issuing */
+	struct thread_stats *ts; /* written by this worker only */
+	int err;                 /* -errno of the failure that stopped it, 0 if none */
+};
+
+/* Runs the job to its end. Returns w->err. */
+int worker_run(struct worker *w);
+
+#endif

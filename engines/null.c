@@ -1,0 +1,100 @@
+/* null: completes every I/O without touching a file; measures the engine's own cost. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "core/engine.h"
+
+struct null_data {
+	struct io_unit **queued;
+	unsigned nr_queued;
+	unsigned nr_ready;
+};
+
+static int null_init(struct engine_ctx *ctx)
+{
+	struct null_data *nd = calloc(1, sizeof(*nd));
+	if (!nd)
+		return -ENOMEM;
+	nd->queued = calloc(ctx->depth, sizeof(*nd->queued));
+	if (!nd->queued) {
+		free(nd);
+		return -ENOMEM;
+	}
+	ctx->priv = nd;
+	return 0;
+}
+
+static void null_cleanup(struct engine_ctx *ctx)
+{
+	struct null_data *nd = ctx->priv;
+	if (nd)
+		free(nd->queued);
+	free(nd);
+}
+
+static int null_open(struct engine_ctx *ctx, const char *path, int flags, int *fd)
+{
+	*fd = -1;
+	return 0;
+}
+
+static int null_close(struct engine_ctx *ctx, int fd)
+{
+	return 0;
+}
+
+static int null_queue(struct engine_ctx *ctx, struct io_unit *u)
+{
+	struct null_data *nd = ctx->priv;
+	u->result = (int64_t)u->len;
+	if (ctx->depth == 1)
+		return Q_COMPLETED;
+	if (nd->nr_queued >= ctx->depth)
+		return Q_BUSY;
+	nd->queued[nd->nr_queued++] = u;
+	return Q_QUEUED;
+}
+
+static int null_commit(struct engine_ctx *ctx)
+{
+	struct null_data *nd = ctx->priv;
+	nd->nr_ready = nd->nr_queued;
+	return 0;
+}
+
+static int null_getevents(struct engine_ctx *ctx, unsigned min, unsigned max)
+{
+	struct null_data *nd = ctx->priv;
+	unsigned n = nd->nr_ready < max ? nd->nr_ready : max;
+	/* Hand out the oldest n; keep the rest queued in order. */
+	nd->nr_ready = n;
+	return (int)n;
+}
+
+static struct io_unit *null_event(struct engine_ctx *ctx, unsigned i)
+{
+	struct null_data *nd = ctx->priv;
+	struct io_unit *u = nd->queued[i];
+	if (i + 1 == nd->nr_ready) {
+		/* Last event of this batch: drop the batch from the queue. */
+		unsigned left = nd->nr_queued - nd->nr_ready;
+		for (unsigned k = 0; k < left; k++)
+			nd->queued[k] = nd->queued[nd->nr_ready + k];
+		nd->nr_queued = left;
+		nd->nr_ready = 0;
+	}
+	return u;
+}
+
+const struct engine_ops null_engine_ops = {
+	.name = "null",
+	.flags = ENGINE_NO_FILE,
+	.init = null_init,
+	.cleanup = null_cleanup,
+	.open_file = null_open,
+	.close_file = null_close,
+	.queue = null_queue,
+	.commit = null_commit,
+	.getevents = null_getevents,
+	.event = null_event,
+};

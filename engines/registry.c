@@ -1,0 +1,29 @@
+/* The only list of engines. */
+#include <string.h>
+
+#include "core/engine.h"
+
+extern const struct engine_ops psync_engine_ops;
+extern const struct engine_ops libaio_engine_ops;
+extern const struct engine_ops io_uring_engine_ops;
+extern const struct engine_ops null_engine_ops;
+
+static const struct engine_ops *const engines[] = {
+	&psync_engine_ops,
+	&libaio_engine_ops,
+	&io_uring_engine_ops,
+	&null_engine_ops,
+};
+
+const struct engine_ops *engine_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+		if (strcmp(engines[i]->name, name) == 0)
+			return engines[i];
+	return NULL;
+}
+
+const char *engine_names(void)
+{
+	return "psync, libaio, io_uring, null";
+}

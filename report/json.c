@@ -1,0 +1,235 @@
+/* fio's JSON and JSON+ formats: the same keys, nesting, order and number types
+ * (integers as integers, floats always with 6 decimals). The tree is built with cJSON;
+ * numbers go in as raw text so their type survives, and the printer lays it out as fio. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/engine.h"
+#include "report/report.h"
+
+static const char *const ddir_key[DDIR_NR] = { "read", "write", "trim" };
+
+static void jint(cJSON *o, const char *key, int64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	cJSON_AddRawToObject(o, key, buf);
+}
+
+static void jflt(cJSON *o, const char *key, double v)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%f", v);
+	cJSON_AddRawToObject(o, key, buf);
+}
+
+static void add_options(cJSON *parent, const char *key, const struct opt_list *l)
+{
+	cJSON *o = cJSON_AddObjectToObject(parent, key);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].value) /* fio leaves bare flags out */
+			cJSON_AddStringToObject(o, l->v[i].name, l->v[i].value);
+}
+
+static cJSON *add_series(cJSON *parent, const char *key, const struct series *s)
+{
+	cJSON *o = cJSON_AddObjectToObject(parent, key);
+	jint(o, "min", (int64_t)s->min);
+	jint(o, "max", (int64_t)s->max);
+	jflt(o, "mean", series_mean(s));
+	jflt(o, "stddev", series_stddev(s));
+	jint(o, "N", (int64_t)s->n);
+	return o;
+}
+
+static void add_percentiles(cJSON *o, const struct hist *h, bool plus)
+{
+	uint64_t val[32];
+	size_t n = default_percentiles_nr;
+	if (!hist_percentiles(h, default_percentiles, n, val))
+		return;
+	cJSON *p = cJSON_AddObjectToObject(o, "percentile");
+	for (size_t i = 0; i < n; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%f", default_percentiles[i]);
+		jint(p, key, (int64_t)val[i]);
+	}
+	if (!plus)
+		return;
+	cJSON *bins = cJSON_AddObjectToObject(o, "bins");
+	for (unsigned i = 0; i < HIST_NR; i++) {
+		if (!h->bucket[i])
+			continue;
+		char key[32];
+		snprintf(key, sizeof(key), "%" PRIu64, hist_bucket_value(i));
+		jint(bins, key, (int64_t)h->bucket[i]);
+	}
+}
+
+static void add_ddir(cJSON *job, const struct report_unit *u, int d, bool plus)
+{
+	const struct dir_stats *ds = &u->ts.dir[d];
+	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0;
+	uint64_t bw_bytes = run ? ds->io_bytes * 1000 / run : 0;
+	cJSON *o = cJSON_AddObjectToObject(job, ddir_key[d]);
+	jint(o, "io_bytes", (int64_t)ds->io_bytes);
+	jint(o, "io_kbytes", (int64_t)(ds->io_bytes / 1024));
+	jint(o, "bw_bytes", (int64_t)bw_bytes);
+	jint(o, "bw", (int64_t)(bw_bytes / 1024));
+	jflt(o, "iops", run ? (double)ds->total_ios * 1000.0 / (double)run : 0.0);
+	jint(o, "runtime", (int64_t)run);
+	jint(o, "total_ios", (int64_t)ds->total_ios);
+	jint(o, "short_ios", (int64_t)ds->short_ios);
+	jint(o, "drop_ios", (int64_t)ds->drop_ios);
+	add_series(o, "slat_ns", &ds->slat);
+	add_percentiles(add_series(o, "clat_ns", &ds->clat), &ds->clat_hist, plus);
+	add_series(o, "lat_ns", &ds->lat);
+	struct sample_summary bw = dir_bw_summary(&u->ts, d), io = dir_iops_summary(&u->ts, d);
+	jint(o, "bw_min", (int64_t)bw.min);
+	jint(o, "bw_max", (int64_t)bw.max);
+	jflt(o, "bw_agg", u->bw_agg_pct[d]);
+	jflt(o, "bw_mean", bw.mean);
+	jflt(o, "bw_dev", sample_summary_stddev(&bw));
+	jint(o, "bw_samples", (int64_t)bw.samples);
+	jint(o, "iops_min", (int64_t)io.min);
+	jint(o, "iops_max", (int64_t)io.max);
+	jflt(o, "iops_mean", io.mean);
+	jflt(o, "iops_stddev", sample_summary_stddev(&io));
+	jint(o, "iops_samples", (int64_t)io.samples);
+}
+
+static void add_map(cJSON *job, const char *key, const char *const *names, const uint64_t *map)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < DEPTH_MAP_NR; i++)
+		total += map[i];
+	cJSON *o = cJSON_AddObjectToObject(job, key);
+	for (int i = 0; i < DEPTH_MAP_NR; i++)
+		jflt(o, names[i], share_pct(map[i], total, 0.1));
+}
+
+static void add_lat_buckets(cJSON *job, const struct thread_stats *ts)
+{
+	static const char *const keys[] = { "latency_ns", "latency_us", "latency_ms" };
+	static const unsigned first[] = { 0, LATB_NSEC, LATB_NSEC + LATB_USEC, LATB_NR };
+	uint64_t total = 0;
+	for (int d = 0; d < DDIR_NR; d++)
+		total += ts->dir[d].total_ios;
+	for (int g = 0; g < 3; g++) {
+		cJSON *o = cJSON_AddObjectToObject(job, keys[g]);
+		for (unsigned i = first[g]; i < first[g + 1]; i++) {
+			char key[16];
+			snprintf(key, sizeof(key), "%s%u", i == LATB_NR - 1 ? ">=" : "", lat_bucket_label[i]);
+			jflt(o, key, share_pct(ts->lat_buckets[i], total, 0.01));
+		}
+	}
+}
+
+static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
+{
+	static const char *const depth_names[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const batch_names[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	const struct thread_stats *ts = &u->ts;
+	const struct job_opts *o = &u->job->o;
+	cJSON *job = cJSON_CreateObject();
+	cJSON_AddItemToArray(jobs, job);
+	cJSON_AddStringToObject(job, "jobname", o->name);
+	jint(job, "groupid", u->groupid);
+	jint(job, "error", ts->error);
+	jint(job, "eta", 0);
+	jint(job, "elapsed", (int64_t)u->elapsed_s);
+	add_options(job, "job options", &u->job->given);
+	if (o->description[0])
+		cJSON_AddStringToObject(job, "desc", o->description);
+	for (int d = 0; d < DDIR_NR; d++)
+		add_ddir(job, u, d, plus);
+	cJSON *sync = cJSON_AddObjectToObject(job, "sync");
+	jint(sync, "total_ios", 0);
+	struct series none = { 0 };
+	add_series(sync, "lat_ns", &none);
+	double run_us = (double)ts->job_runtime_ms * 1000.0;
+	jint(job, "job_runtime", (int64_t)ts->job_runtime_ms);
+	jflt(job, "usr_cpu", run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0);
+	jflt(job, "sys_cpu", run_us > 0 ? (double)ts->sys_us * 100.0 / run_us : 0.0);
+	jint(job, "ctx", (int64_t)ts->ctx);
+	jint(job, "majf", (int64_t)ts->majf);
+	jint(job, "minf", (int64_t)ts->minf);
+	add_map(job, "iodepth_level", depth_names, ts->depth_map);
+	add_map(job, "iodepth_submit", batch_names, ts->submit_map);
+	add_map(job, "iodepth_complete", batch_names, ts->complete_map);
+	add_lat_buckets(job, ts);
+	jint(job, "latency_depth", (engine_find(o->ioengine)->flags & ENGINE_SYNC) ? 1 : o->iodepth);
+	jint(job, "latency_target", 0);
+	jflt(job, "latency_percentile", 100.0);
+	jint(job, "latency_window", 0);
+}
+
+/* ---- printing in fio's layout: "key" : value, two-space indents ---- */
+
+static void print_indent(FILE *out, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		fputs("  ", out);
+}
+
+static void print_string(FILE *out, const char *s)
+{
+	cJSON *tmp = cJSON_CreateString(s);
+	char *text = tmp ? cJSON_PrintUnformatted(tmp) : NULL;
+	fputs(text ? text : "\"\"", out);
+	free(text);
+	cJSON_Delete(tmp);
+}
+
+static void print_value(FILE *out, const cJSON *v, int depth)
+{
+	if (cJSON_IsRaw(v)) {
+		fputs(v->valuestring, out);
+	} else if (cJSON_IsString(v)) {
+		print_string(out, v->valuestring);
+	} else if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+		bool obj = cJSON_IsObject(v);
+		fputs(obj ? "{\n" : "[\n", out);
+		for (const cJSON *c = v->child; c; c = c->next) {
+			print_indent(out, depth + 1);
+			if (obj) {
+				print_string(out, c->string);
+				fputs(" : ", out);
+			}
+			print_value(out, c, depth + 1);
+			fputs(c->next ? ",\n" : "\n", out);
+		}
+		print_indent(out, depth);
+		fputs(obj ? "}" : "]", out);
+	} else {
+		char *text = cJSON_PrintUnformatted(v);
+		fputs(text ? text : "null", out);
+		free(text);
+	}
+}
+
+int report_json(FILE *out, const struct run_ctx *rc, bool plus)
+{
+	char when[64];
+	cJSON *root = cJSON_CreateObject();
+	if (!root)
+		return -ENOMEM;
+	cJSON_AddStringToObject(root, "fio version", "iobench-" IOBENCH_VERSION);
+	jint(root, "timestamp", (int64_t)rc->end_time);
+	jint(root, "timestamp_ms", (int64_t)rc->end_ms);
+	fmt_time(when, sizeof(when), rc->end_time);
+	cJSON_AddStringToObject(root, "time", when);
+	if (rc->cfg->globals.n)
+		add_options(root, "global options", &rc->cfg->globals);
+	cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
+	for (size_t i = 0; i < rc->nunits; i++)
+		add_unit(jobs, &rc->units[i], plus);
+	print_value(out, root, 0);
+	fputs("\n", out);
+	cJSON_Delete(root);
+	fflush(out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,218 @@
+/* fio's normal (human) output format. */
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/engine.h"
+#include "report/report.h"
+
+static const char *const ddir_name[DDIR_NR] = { "read", "write", "trim" };
+static const char *const ddir_upper[DDIR_NR] = { "   READ", "  WRITE", "   TRIM" };
+
+void report_normal_header(FILE *out, const struct run_ctx *rc)
+{
+	const struct run_cfg *cfg = rc->cfg;
+	char b[6][32];
+	for (size_t i = 0; i < cfg->njobs; i++) {
+		const struct job_opts *o = &cfg->jobs[i].o;
+		const struct engine_ops *ops = engine_find(o->ioengine);
+		fprintf(out, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
+			o->name, cfg->jobs[i].groupid, o->rw_text,
+			fmt_num(b[0], 32, o->bs[DDIR_READ], 4, true, UNIT_BYTE),
+			fmt_num(b[1], 32, o->bs[DDIR_READ], 4, true, UNIT_BYTE),
+			fmt_num(b[2], 32, o->bs[DDIR_WRITE], 4, true, UNIT_BYTE),
+			fmt_num(b[3], 32, o->bs[DDIR_WRITE], 4, true, UNIT_BYTE),
+			fmt_num(b[4], 32, o->bs[DDIR_TRIM], 4, true, UNIT_BYTE),
+			fmt_num(b[5], 32, o->bs[DDIR_TRIM], 4, true, UNIT_BYTE),
+			o->ioengine, (ops && (ops->flags & ENGINE_SYNC)) ? 1 : o->iodepth);
+		if (o->numjobs > 1)
+			fprintf(out, "...\n");
+	}
+	fprintf(out, "iobench-%s\n", IOBENCH_VERSION);
+	fprintf(out, "Starting %zu thread%s\n", rc->nclones, rc->nclones == 1 ? "" : "s");
+	fflush(out);
+}
+
+/* fio's unit choice for a min/max/avg/stdev line. div: 1, 1000 or 1000000. */
+static const char *lat_unit(const struct series *s, double dev, uint64_t *div)
+{
+	if (s->min > 2000000 && s->max > 99999999ULL && dev > 1000000.0) {
+		*div = 1000000;
+		return "msec";
+	}
+	if (s->min > 2000 && s->max > 99999 && dev > 1000.0) {
+		*div = 1000;
+		return "usec";
+	}
+	*div = 1;
+	return "nsec";
+}
+
+static void show_lat(FILE *out, const char *name, const struct series *s)
+{
+	if (!s->n)
+		return;
+	double dev = series_stddev(s), mean = series_mean(s);
+	uint64_t div;
+	const char *unit = lat_unit(s, dev, &div);
+	char mn[32], mx[32];
+	fprintf(out, "    %s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, unit,
+		fmt_num(mn, sizeof(mn), s->min / div, 6, false, UNIT_NONE),
+		fmt_num(mx, sizeof(mx), s->max / div, 6, false, UNIT_NONE), mean / (double)div,
+		dev / (double)div);
+}
+
+static void show_percentiles(FILE *out, const char *name, const struct hist *h)
+{
+	uint64_t val[32];
+	size_t n = default_percentiles_nr;
+	if (!hist_percentiles(h, default_percentiles, n, val))
+		return;
+	uint64_t div = 1;
+	const char *unit = "nsec";
+	if (val[0] > 999999) {
+		div = 1000000;
+		unit = "msec";
+	} else if (val[0] > 999) {
+		div = 1000;
+		unit = "usec";
+	}
+	fprintf(out, "    %s percentiles (%s):\n", name, unit);
+	for (size_t i = 0; i < n; i++) {
+		if (i % 4 == 0)
+			fprintf(out, "     |");
+		fprintf(out, " %5.2fth=[%5" PRIu64 "]%s", default_percentiles[i], (val[i] + div - 1) / div,
+			i + 1 < n ? "," : "");
+		if (i % 4 == 3 || i + 1 == n)
+			fprintf(out, "\n");
+	}
+}
+
+static void show_samples(FILE *out, const struct report_unit *u, int d)
+{
+	struct sample_summary bw = dir_bw_summary(&u->ts, d), io = dir_iops_summary(&u->ts, d);
+	if (!bw.samples)
+		return;
+	fprintf(out, "   bw (  KiB/s): min=%5" PRIu64 ", max=%5" PRIu64 ", per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
+		bw.min, bw.max, u->bw_agg_pct[d], bw.mean, sample_summary_stddev(&bw), bw.samples);
+	fprintf(out, "   iops        : min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
+		io.min, io.max, io.mean, sample_summary_stddev(&io), io.samples);
+}
+
+static void show_ddir(FILE *out, const struct report_unit *u, int d)
+{
+	const struct dir_stats *ds = &u->ts.dir[d];
+	uint64_t run = u->ts.runtime_ms;
+	uint64_t bw = run ? ds->io_bytes * 1000 / run : 0;
+	uint64_t iops = run ? ds->total_ios * 1000 / run : 0;
+	char a[32], b[32], c[32], e[32];
+	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n", ddir_name[d],
+		fmt_num(a, sizeof(a), iops, 4, false, UNIT_NONE),
+		fmt_num(b, sizeof(b), bw, 4, true, UNIT_BYTE_PER_SEC),
+		fmt_num(c, sizeof(c), bw, 4, false, UNIT_BYTE_PER_SEC),
+		fmt_num(e, sizeof(e), ds->io_bytes, 4, true, UNIT_BYTE), run,
+		d == DDIR_WRITE ? "; 0 zone resets" : "");
+	show_lat(out, "slat", &ds->slat);
+	show_lat(out, "clat", &ds->clat);
+	show_lat(out, " lat", &ds->lat);
+	show_percentiles(out, "clat", &ds->clat_hist);
+	show_samples(out, u, d);
+}
+
+static void show_lat_buckets(FILE *out, const struct thread_stats *ts)
+{
+	static const char *const unit[] = { "nsec", "usec", "msec" };
+	static const unsigned first[] = { 0, LATB_NSEC, LATB_NSEC + LATB_USEC, LATB_NR };
+	uint64_t total = 0;
+	for (int d = 0; d < DDIR_NR; d++)
+		total += ts->dir[d].total_ios;
+	for (int g = 0; g < 3; g++) {
+		int shown = 0;
+		for (unsigned i = first[g]; i < first[g + 1]; i++) {
+			if (!ts->lat_buckets[i])
+				continue;
+			if (shown % 5 == 0)
+				fprintf(out, "%s  lat (%s)   : ", shown ? "\n" : "", unit[g]);
+			else
+				fprintf(out, ", ");
+			fprintf(out, "%s%u=%3.2f%%", i == LATB_NR - 1 ? ">=" : "", lat_bucket_label[i],
+				share_pct(ts->lat_buckets[i], total, 0.01));
+			shown++;
+		}
+		if (shown)
+			fprintf(out, "\n");
+	}
+}
+
+static void show_map(FILE *out, const char *label, const char *const *names, const uint64_t *map)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < DEPTH_MAP_NR; i++)
+		total += map[i];
+	fprintf(out, "%s: ", label);
+	for (int i = 0; i < DEPTH_MAP_NR; i++)
+		fprintf(out, "%s=%3.1f%%%s", names[i], share_pct(map[i], total, 0.1),
+			i + 1 < DEPTH_MAP_NR ? ", " : "\n");
+}
+
+static void show_unit(FILE *out, const struct report_unit *u, const struct run_ctx *rc)
+{
+	static const char *const depth_names[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const batch_names[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	const struct thread_stats *ts = &u->ts;
+	const struct job_opts *o = &u->job->o;
+	char when[64];
+	fmt_time(when, sizeof(when), rc->end_time);
+	fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%d: %s\n", o->name, u->groupid,
+		u->nr_clones, ts->error, (int)getpid(), when);
+	if (o->description[0])
+		fprintf(out, "  Description  : [%s]\n", o->description);
+	for (int d = 0; d < DDIR_NR; d++)
+		if (ts->dir[d].total_ios || ts->dir[d].io_bytes)
+			show_ddir(out, u, d);
+	show_lat_buckets(out, ts);
+	double run_us = (double)ts->job_runtime_ms * 1000.0;
+	fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64 ", minf=%" PRIu64 "\n",
+		run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0,
+		run_us > 0 ? (double)ts->sys_us * 100.0 / run_us : 0.0, ts->ctx, ts->majf, ts->minf);
+	show_map(out, "  IO depths    ", depth_names, ts->depth_map);
+	show_map(out, "     submit    ", batch_names, ts->submit_map);
+	show_map(out, "     complete  ", batch_names, ts->complete_map);
+	fprintf(out, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		" short=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 dropped=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0\n",
+		ts->issued[0], ts->issued[1], ts->issued[2], ts->issued[3], ts->dir[0].short_ios,
+		ts->dir[1].short_ios, ts->dir[2].short_ios, ts->dir[0].drop_ios, ts->dir[1].drop_ios,
+		ts->dir[2].drop_ios);
+	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+		(engine_find(o->ioengine)->flags & ENGINE_SYNC) ? 1 : o->iodepth);
+}
+
+static void show_group(FILE *out, const struct group_summary *gs)
+{
+	char s[8][32];
+	fprintf(out, "\nRun status group %u (all jobs):\n", gs->groupid);
+	for (int d = 0; d < DDIR_NR; d++) {
+		if (!gs->max_run[d] && !gs->io_bytes[d])
+			continue;
+		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64 "msec\n",
+			ddir_upper[d], fmt_num(s[0], 32, gs->agg_bw[d], 4, true, UNIT_BYTE_PER_SEC),
+			fmt_num(s[1], 32, gs->agg_bw[d], 4, false, UNIT_BYTE_PER_SEC),
+			fmt_num(s[2], 32, gs->min_bw[d], 4, true, UNIT_BYTE_PER_SEC),
+			fmt_num(s[3], 32, gs->max_bw[d], 4, true, UNIT_BYTE_PER_SEC),
+			fmt_num(s[4], 32, gs->min_bw[d], 4, false, UNIT_BYTE_PER_SEC),
+			fmt_num(s[5], 32, gs->max_bw[d], 4, false, UNIT_BYTE_PER_SEC),
+			fmt_num(s[6], 32, gs->io_bytes[d], 4, true, UNIT_BYTE),
+			fmt_num(s[7], 32, gs->io_bytes[d], 4, false, UNIT_BYTE), gs->min_run[d],
+			gs->max_run[d]);
+	}
+}
+
+void report_normal(FILE *out, const struct run_ctx *rc)
+{
+	fprintf(out, "\n");
+	for (size_t i = 0; i < rc->nunits; i++)
+		show_unit(out, &rc->units[i], rc);
+	for (unsigned g = 0; g < rc->ngroups; g++)
+		show_group(out, &rc->groups[g]);
+	fflush(out);
+}

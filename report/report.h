@@ -1,0 +1,33 @@
+/* Printers: each takes a FILE * and a finished run; printers never compute stats. */
+#ifndef IOBENCH_REPORT_H
+#define IOBENCH_REPORT_H
+#include <stdio.h>
+
+#include "core/run.h"
+
+/* fio's normal format: the job lines before the run, the results after it. */
+void report_normal_header(FILE *out, const struct run_ctx *rc);
+void report_normal(FILE *out, const struct run_ctx *rc);
+
+/* JSON (plus: with json+ histogram bins). 0 or -errno. */
+int report_json(FILE *out, const struct run_ctx *rc, bool plus);
+
+/* ---- helpers shared by the printers (report/units.c) ---- */
+
+enum num_unit { UNIT_NONE, UNIT_BYTE, UNIT_BYTE_PER_SEC };
+
+/* A number shortened to at most maxlen digits with a k/M/G (or Ki/Mi/Gi with iec) prefix
+ * and a decimal part where room is left, as fio prints sizes and rates: "31.8MiB". */
+char *fmt_num(char *buf, size_t len, uint64_t num, int maxlen, bool iec, enum num_unit unit);
+
+/* ctime() text without the newline: "Mon Nov 30 13:21:20 2026". */
+void fmt_time(char *buf, size_t len, time_t t);
+
+/* Percent of part in whole, with fio's floor for a non-zero share (min_pct). */
+double share_pct(uint64_t part, uint64_t whole, double min_pct);
+
+/* fio's default percentile list. */
+extern const double default_percentiles[];
+extern const size_t default_percentiles_nr;
+
+#endif

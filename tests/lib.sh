@@ -1,0 +1,22 @@
+# Helpers for integration tests (POSIX sh). Source it; each check prints a TAP line.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+IOBENCH="$TOP/iobench"
+T=$(mktemp -d "${TMPDIR:-/tmp}/iobench-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; }
+skip() { echo "ok - $1 # SKIP $2"; }
+check() { # description, command...: passes when the command succeeds
+	d=$1
+	shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+# Does the test directory take O_DIRECT? (tmpfs before Linux 6.6 does not.)
+direct_ok() {
+	dd if=/dev/zero of="$T/.direct-probe" bs=4096 count=1 oflag=direct 2>/dev/null
+	r=$?
+	rm -f "$T/.direct-probe"
+	return $r
+}
+have() { command -v "$1" >/dev/null 2>&1; }

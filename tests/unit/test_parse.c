@@ -1,0 +1,168 @@
+/* Option value parsing: sizes (fio 3.33's measured suffix rules), times, booleans,
+ * integers and ranges. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "core/options.h"
+#include "core/parse.h"
+
+static uint64_t size_of(const char *s, unsigned base)
+{
+	uint64_t v = 0;
+	assert_int_equal(parse_size(s, base, &v), 0);
+	return v;
+}
+
+static void test_size_suffixes_base_1024(void **state)
+{
+	/* From ../shared/reference/fio-3.33/units/suffixes.txt */
+	assert_int_equal(size_of("1k", 1024), 1024);
+	assert_int_equal(size_of("1K", 1024), 1024);
+	assert_int_equal(size_of("1kb", 1024), 1024);
+	assert_int_equal(size_of("1KB", 1024), 1024);
+	assert_int_equal(size_of("1ki", 1024), 1024);
+	assert_int_equal(size_of("1kib", 1024), 1000);
+	assert_int_equal(size_of("1KiB", 1024), 1000);
+	assert_int_equal(size_of("1m", 1024), 1048576);
+	assert_int_equal(size_of("1MB", 1024), 1048576);
+	assert_int_equal(size_of("1MiB", 1024), 1000000);
+	assert_int_equal(size_of("1000ki", 1024), 1024000);
+	assert_int_equal(size_of("1g", 1024), 1073741824ULL);
+	assert_int_equal(size_of("1GiB", 1024), 1000000000ULL);
+	assert_int_equal(size_of("10g", 1024), 10737418240ULL);
+	assert_int_equal(size_of("4096", 1024), 4096);
+	assert_int_equal(size_of("0x1000", 1024), 4096);
+	assert_int_equal(size_of("1t", 1024), 1099511627776ULL);
+	assert_int_equal(size_of("1.5k", 1024), 1536);
+}
+
+static void test_size_suffixes_base_1000(void **state)
+{
+	assert_int_equal(size_of("1k", 1000), 1000);
+	assert_int_equal(size_of("1KiB", 1000), 1024);
+	assert_int_equal(size_of("1m", 1000), 1000000);
+	assert_int_equal(size_of("1MiB", 1000), 1048576);
+	assert_int_equal(size_of("1000ki", 1000), 1000000);
+	assert_int_equal(size_of("1g", 1000), 1000000000ULL);
+}
+
+static void test_size_errors(void **state)
+{
+	uint64_t v;
+	assert_int_equal(parse_size("abc", 1024, &v), -EINVAL);
+	assert_int_equal(parse_size("", 1024, &v), -EINVAL);
+	assert_int_equal(parse_size("-4k", 1024, &v), -EINVAL);
+	assert_int_equal(parse_size("4q", 1024, &v), -EINVAL);
+	assert_int_equal(parse_size("4kbb", 1024, &v), -EINVAL);
+	assert_int_equal(parse_size("99999999999999999999", 1024, &v), -ERANGE);
+	assert_int_equal(parse_size("17179869184g", 1024, &v), -ERANGE);
+	assert_int_equal(parse_size("16e", 1024, &v), -ERANGE);
+}
+
+static void test_time(void **state)
+{
+	uint64_t us;
+	assert_int_equal(parse_time_us("30", 1000000, &us), 0);
+	assert_int_equal(us, 30000000ULL);
+	assert_int_equal(parse_time_us("500ms", 1000000, &us), 0);
+	assert_int_equal(us, 500000);
+	assert_int_equal(parse_time_us("10us", 1000000, &us), 0);
+	assert_int_equal(us, 10);
+	assert_int_equal(parse_time_us("2m", 1000000, &us), 0);
+	assert_int_equal(us, 120000000ULL);
+	assert_int_equal(parse_time_us("1h", 1000000, &us), 0);
+	assert_int_equal(us, 3600000000ULL);
+	assert_int_equal(parse_time_us("3s", 1000000, &us), 0);
+	assert_int_equal(us, 3000000);
+	assert_int_equal(parse_time_us("7", 1000, &us), 0);
+	assert_int_equal(us, 7000);
+	assert_int_equal(parse_time_us("abc", 1000000, &us), -EINVAL);
+	assert_int_equal(parse_time_us("5x", 1000000, &us), -EINVAL);
+	assert_int_equal(parse_time_us("-1", 1000000, &us), -EINVAL);
+	assert_int_equal(parse_time_us("99999999999999999d", 1000000, &us), -ERANGE);
+}
+
+static void test_bool(void **state)
+{
+	bool b;
+	const char *yes[] = { "1", "true", "yes", "on", "TRUE", NULL, "" };
+	const char *no[] = { "0", "false", "no", "off" };
+	for (size_t i = 0; i < 7; i++) {
+		b = false;
+		assert_int_equal(parse_bool(yes[i], &b), 0);
+		assert_true(b);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		b = true;
+		assert_int_equal(parse_bool(no[i], &b), 0);
+		assert_false(b);
+	}
+	assert_int_equal(parse_bool("2", &b), -EINVAL);
+	assert_int_equal(parse_bool("maybe", &b), -EINVAL);
+}
+
+static void test_int_and_range(void **state)
+{
+	int64_t v;
+	uint64_t lo, hi;
+	assert_int_equal(parse_int("32", 1, 65536, &v), 0);
+	assert_int_equal(v, 32);
+	assert_int_equal(parse_int("-1", 1, 65536, &v), -ERANGE);
+	assert_int_equal(parse_int("0", 1, 65536, &v), -ERANGE);
+	assert_int_equal(parse_int("150", 0, 100, &v), -ERANGE);
+	assert_int_equal(parse_int("12abc", 0, 100, &v), -EINVAL);
+	assert_int_equal(parse_int("", 0, 100, &v), -EINVAL);
+	assert_int_equal(parse_size_range("4k-64k", 1024, &lo, &hi), 0);
+	assert_int_equal(lo, 4096);
+	assert_int_equal(hi, 65536);
+	assert_int_equal(parse_size_range("8k", 1024, &lo, &hi), 0);
+	assert_int_equal(lo, 8192);
+	assert_int_equal(hi, 8192);
+	assert_int_equal(parse_size_range("64k:4k", 1024, &lo, &hi), -ERANGE);
+}
+
+static void test_option_table(void **state)
+{
+	struct job_opts o;
+	char err[256];
+	options_defaults(&o);
+	assert_int_equal(o.bs[DDIR_READ], 4096);
+	assert_int_equal(o.iodepth, 1);
+	assert_int_equal(o.rwmixread, 50);
+	assert_string_equal(o.ioengine, "psync");
+	assert_int_equal(option_set(&o, option_find("bs"), "4k,64k", err, sizeof(err)), 0);
+	assert_int_equal(o.bs[DDIR_READ], 4096);
+	assert_int_equal(o.bs[DDIR_WRITE], 65536);
+	assert_int_equal(o.bs[DDIR_TRIM], 65536);
+	assert_int_equal(option_set(&o, option_find("rwmixwrite"), "30", err, sizeof(err)), 0);
+	assert_int_equal(o.rwmixread, 70);
+	assert_int_equal(option_set(&o, option_find("readwrite"), "randrw", err, sizeof(err)), 0);
+	assert_int_equal(o.rw, RW_READ | RW_WRITE | RW_RANDOM);
+	assert_int_equal(option_set(&o, option_find("rw"), "sideways", err, sizeof(err)), -EINVAL);
+	assert_int_equal(option_set(&o, option_find("iodepth"), "-1", err, sizeof(err)), -ERANGE);
+	assert_int_equal(option_set(&o, option_find("numjobs"), "0", err, sizeof(err)), -ERANGE);
+	assert_int_equal(option_set(&o, option_find("bs"), "abc", err, sizeof(err)), -EINVAL);
+	assert_int_equal(option_set(&o, option_find("runtime"), "1000", err, sizeof(err)), 0);
+	assert_int_equal(o.runtime_us, 1000000000ULL);
+	assert_int_equal(option_set(&o, option_find("time_based"), NULL, err, sizeof(err)), 0);
+	assert_true(o.time_based);
+	assert_null(option_find("no_such_option"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_size_suffixes_base_1024),
+		cmocka_unit_test(test_size_suffixes_base_1000),
+		cmocka_unit_test(test_size_errors),
+		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_bool),
+		cmocka_unit_test(test_int_and_range),
+		cmocka_unit_test(test_option_table),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
