@@ -21,12 +21,20 @@ endif
 ifneq ($(CI),)
 override CFLAGS   += -Werror
 endif
-SAN :=
+# `make asan test`: SANITIZE is set from the goals and passed on to sub-makes.
 ifneq ($(filter asan,$(MAKECMDGOALS)),)
-SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
-BUILD := build-asan
+SANITIZE ?= asan
 endif
 ifneq ($(filter tsan,$(MAKECMDGOALS)),)
+SANITIZE ?= tsan
+endif
+export SANITIZE
+SAN :=
+ifeq ($(SANITIZE),asan)
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+BUILD := build-asan
+endif
+ifeq ($(SANITIZE),tsan)
 SAN := -fsanitize=thread
 BUILD := build-tsan
 endif
@@ -51,12 +59,16 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test unit integration deps test-deps clean install uninstall asan tsan
+.PHONY: all run test unit integration deps test-deps clean install uninstall asan tsan FORCE
 all: iobench
 
-iobench: $(LIB_OBJ) $(MAIN_OBJ)
+# Each flavour links in its own build folder; ./iobench is a copy of the last one built.
+$(BUILD)/iobench: $(LIB_OBJ) $(MAIN_OBJ)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+iobench: $(BUILD)/iobench FORCE
+	$(Q)cmp -s $< $@ || cp $< $@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

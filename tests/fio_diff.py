@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Differential checks: run one job through fio 3.33 and iobench, compare the results.
+
+Usage from a test: python3 tests/fio_diff.py IOBENCH WORKDIR < cases
+Each case line: NAME | ARGS (shell words, may name job files under tests/jobs) | CHECKS
+CHECKS is a comma list of: ios (exact io_bytes and total_ios per job and direction),
+split (read/write split within 5%, totals exact), keys (JSON key paths and number types),
+opts (global/job option maps), jobs (names, groupids, order), files (same files created).
+Prints one TAP line per check.
+"""
+import json, os, shlex, shutil, subprocess, sys
+
+IGNORED_TOP = {'disk_util'}  # disk stats: issue 4
+
+
+def types(v, path, out):
+    t = {int: 'int', float: 'float', str: 'string', dict: 'object', list: 'array', bool: 'bool'}[type(v)]
+    out.setdefault(path, t)
+    if isinstance(v, dict):
+        if path.endswith(('.percentile', '.bins', 'options')):
+            return
+        for k, x in v.items():
+            if path == '' and k in IGNORED_TOP:
+                continue
+            types(x, path + '.' + k, out)
+    elif isinstance(v, list):
+        for x in v:
+            types(x, path + '[]', out)
+
+
+def run(prog, args, wd, env):
+    os.makedirs(wd, exist_ok=True)
+    p = subprocess.run([prog, '--output-format=json'] + args, cwd=wd, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    out = p.stdout
+    # fio prints notes (e.g. "note: both iodepth >= 1 and synchronous...") before the JSON.
+    if prog == 'fio' and not out.startswith('{'):
+        out = out[out.index('\n{') + 1:] if '\n{' in out else out
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        doc = None
+    files = sorted(f for f in os.listdir(wd))
+    return p.returncode, doc, p.stderr, files
+
+
+def tap(ok, desc, why=''):
+    print(('ok - ' if ok else 'not ok - ') + desc)
+    if not ok and why:
+        for line in str(why).splitlines()[:12]:
+            print('#   ' + line)
+    return ok
+
+
+def per_job(doc):
+    return [(j['jobname'], j['groupid'],
+             {d: (j[d]['io_bytes'], j[d]['total_ios']) for d in ('read', 'write', 'trim')})
+            for j in doc['jobs']]
+
+
+def compare(name, args, checks, iobench, work, env):
+    wf, wi = os.path.join(work, name, 'fio'), os.path.join(work, name, 'iobench')
+    rf, df, ef, ff = run('fio', args, wf, env)
+    ri, di, ei, fi = run(iobench, args, wi, env)
+    if not tap(rf == 0 and df is not None, f'{name}: fio runs', ef):
+        return
+    if not tap(ri == 0 and di is not None, f'{name}: iobench runs', ei):
+        return
+    jf, ji = per_job(df), per_job(di)
+    for c in checks:
+        if c == 'jobs':
+            tap([(n, g) for n, g, _ in jf] == [(n, g) for n, g, _ in ji], f'{name}: same jobs, groups, order',
+                f'fio {[(n, g) for n, g, _ in jf]}\niobench {[(n, g) for n, g, _ in ji]}')
+        elif c == 'ios':
+            tap([x[2] for x in jf] == [x[2] for x in ji], f'{name}: same io_bytes and total_ios',
+                f'fio     {[x[2] for x in jf]}\niobench {[x[2] for x in ji]}')
+        elif c == 'split':
+            bad = []
+            for (_, _, a), (_, _, b) in zip(jf, ji):
+                tot_a = sum(v[1] for v in a.values())
+                tot_b = sum(v[1] for v in b.values())
+                if tot_a != tot_b or sum(v[0] for v in a.values()) != sum(v[0] for v in b.values()):
+                    bad.append(('total', a, b))
+                elif abs(a['read'][1] - b['read'][1]) > 0.05 * tot_a:
+                    bad.append(('split', a, b))
+            tap(not bad and len(jf) == len(ji), f'{name}: same total, read/write split within 5%', bad)
+        elif c == 'keys':
+            a, b = {}, {}
+            types(df, '', a)
+            types(di, '', b)
+            diff = [f'missing {k} ({t})' for k, t in a.items() if k not in b]
+            diff += [f'type {k}: fio {t}, iobench {b[k]}' for k, t in a.items() if k in b and b[k] != t]
+            diff += [f'extra {k}' for k in b if k not in a]
+            tap(not diff, f'{name}: same JSON key paths and number types', '\n'.join(diff))
+        elif c == 'opts':
+            ga, gb = df.get('global options'), di.get('global options')
+            jo = [j['job options'] for j in df['jobs']], [j['job options'] for j in di['jobs']]
+            tap(ga == gb and jo[0] == jo[1] and list((ga or {}).keys()) == list((gb or {}).keys()),
+                f'{name}: same global and job option maps', f'fio {ga} {jo[0]}\niobench {gb} {jo[1]}')
+        elif c == 'files':
+            tap(ff == fi, f'{name}: same files left in the directory', f'fio {ff}\niobench {fi}')
+        else:
+            tap(False, f'{name}: unknown check {c}')
+
+
+def main():
+    iobench, work = sys.argv[1], sys.argv[2]
+    env = dict(os.environ)
+    for line in sys.stdin:
+        line = line.strip()
+        if not line or line.startswith('#'):
+            continue
+        name, args, checks = [x.strip() for x in line.split('|')]
+        compare(name, shlex.split(os.path.expandvars(args)), checks.split(','), iobench, work, env)
+        shutil.rmtree(os.path.join(work, name), ignore_errors=True)
+
+
+main()
