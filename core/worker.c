@@ -297,6 +297,8 @@ static void check_time(struct wstate *s)
 		reset_stats(s);
 		s->measuring = true;
 		s->measure_start_ns = s->last_sample_ns = s->now;
+		if (s->o->runtime_us)
+			s->deadline_ns = s->now + s->o->runtime_us * 1000;
 		memset(s->sample_bytes, 0, sizeof(s->sample_bytes));
 		memset(s->sample_ios, 0, sizeof(s->sample_ios));
 	}
@@ -327,8 +329,6 @@ static void run_loop(struct wstate *s)
 	uint64_t start = clock_now_ns();
 	s->now = start;
 	s->ramp_end_ns = start + s->o->ramp_time_us * 1000;
-	if (s->o->runtime_us)
-		s->deadline_ns = s->ramp_end_ns + s->o->runtime_us * 1000;
 	check_time(s);
 	while (!s->issuing_done || s->inflight) {
 		fill_queue(s);
