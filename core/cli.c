@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/expr.h"
 #include "core/options.h"
 
 static void usage(FILE *out)
@@ -16,6 +17,10 @@ static void usage(FILE *out)
 		"  --output=FILE          write the report to FILE instead of stdout\n"
 		"  --output-format=FMT    normal, json or json+ (comma-separated for several)\n"
 		"  --parse-only           parse the options and job files, then exit\n"
+		"  --showcmd              print the job files as one command line\n"
+		"  --section=NAME         run only this job section (repeatable)\n"
+		"  --readonly             refuse every job that writes\n"
+		"  --cmdhelp[=OPTION]     help on one option, or a list of all\n"
 		"  --version              print the version and exit\n"
 		"  --help                 this text\n"
 		"Job options (fio's names and semantics), e.g.:\n"
@@ -71,6 +76,34 @@ static int program_option(const char *key, const char *val, const char *next, st
 		cfg->parse_only = true;
 		return 1;
 	}
+	if (strcmp(key, "showcmd") == 0) {
+		cfg->showcmd = true;
+		return 1;
+	}
+	if (strcmp(key, "readonly") == 0 && !val) {
+		cfg->readonly = true;
+		return 1;
+	}
+	if (strcmp(key, "cmdhelp") == 0) {
+		if (options_print_help(out, val) < 0) {
+			fprintf(stderr, "iobench: --cmdhelp: no option '%s'\n", val);
+			return -1;
+		}
+		*exit_now = true;
+		return 1;
+	}
+	if (strcmp(key, "section") == 0) {
+		if (!val) {
+			val = next;
+			*consumed = true;
+		}
+		if (!val || cfg->nsections >= sizeof(cfg->sections) / sizeof(cfg->sections[0])) {
+			fprintf(stderr, "iobench: --section: %s\n", val ? "too many sections" : "needs a name");
+			return -1;
+		}
+		cfg->sections[cfg->nsections++] = val;
+		return 1;
+	}
 	bool is_fmt = strcmp(key, "output-format") == 0;
 	if (!is_fmt && strcmp(key, "output") != 0 && strcmp(key, "o") != 0)
 		return 0;
@@ -90,10 +123,37 @@ static int program_option(const char *key, const char *val, const char *next, st
 
 static int job_option(const char *key, const char *val, struct run_cfg *cfg, struct job *job)
 {
+	char expanded[4096];
+	if (val) {
+		struct sys_values sv;
+		sys_values_read(&sv);
+		int ret = expr_substitute(val, &sv, expanded, sizeof(expanded));
+		if (ret) {
+			fprintf(stderr, "iobench: --%s: cannot evaluate '%s'\n", key, val);
+			return ret;
+		}
+		val = expanded;
+	}
 	if (job)
 		return opt_list_add(&job->given, key, val, NULL, 0);
 	int ret = opt_list_add(&cfg->cmdline_globals, key, val, NULL, 0);
 	return ret ? ret : opt_list_add(&cfg->globals, key, val, NULL, 0);
+}
+
+/* --section must be known before the first job file is read, wherever it stands. */
+static int section_scan(int argc, char **argv, struct run_cfg *cfg)
+{
+	if (cfg->nsections)
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = !strncmp(a, "--section=", 10) ? a + 10 : !strncmp(a, "-section=", 9) ? a + 9 : NULL;
+		if (!v && (!strcmp(a, "--section") || !strcmp(a, "-section")) && i + 1 < argc)
+			v = argv[++i];
+		if (v && cfg->nsections < sizeof(cfg->sections) / sizeof(cfg->sections[0]))
+			cfg->sections[cfg->nsections++] = v;
+	}
+	return 0;
 }
 
 enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
@@ -106,7 +166,7 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 		const char *arg = argv[i];
 		if (arg[0] != '-' || arg[1] == '\0') {
 			/* A job file ("-" is stdin); jobs after it get their own groups. */
-			if (jobfile_parse(arg, cfg, ++nfiles))
+			if (section_scan(argc, argv, cfg) || jobfile_parse(arg, cfg, ++nfiles))
 				return CLI_ERROR;
 			job = NULL;
 			continue;
@@ -156,4 +216,27 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 			return CLI_ERROR;
 	}
 	return CLI_RUN;
+}
+
+static void print_kv(FILE *out, const struct opt_kv *kv)
+{
+	if (kv->value)
+		fprintf(out, "--%s=%s ", kv->name, kv->value);
+	else
+		fprintf(out, "--%s ", kv->name);
+}
+
+void cli_print_showcmd(FILE *out, const struct run_cfg *cfg)
+{
+	fprintf(out, "iobench ");
+	for (size_t i = 0; i < cfg->globals.n; i++)
+		print_kv(out, &cfg->globals.v[i]);
+	for (size_t j = 0; j < cfg->njobs; j++) {
+		const struct job *job = &cfg->jobs[j];
+		if (job->file)
+			fprintf(out, "--name=%s ", job->o.name);
+		for (size_t i = 0; i < job->given.n; i++)
+			print_kv(out, &job->given.v[i]);
+	}
+	fprintf(out, "\n");
 }

@@ -16,4 +16,7 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
  * stonewall between them). 0 or -errno after one line on stderr. */
 int jobfile_parse(const char *path, struct run_cfg *cfg, unsigned file_index);
 
+/* --showcmd: the job files as one command line. */
+void cli_print_showcmd(FILE *out, const struct run_cfg *cfg);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/engine.h"
 #include "core/options.h"
 
 int opt_list_add(struct opt_list *l, const char *name, const char *value, const char *file, int line)
@@ -62,6 +63,25 @@ void job_free(struct job *job)
 	opt_list_free(&job->given);
 }
 
+static void report(const struct opt_kv *kv, const char *jobname, const char *what, const char *detail)
+{
+	if (kv->file)
+		fprintf(stderr, "iobench: %s:%d: job '%s': %s%s\n", kv->file, kv->line, jobname, what, detail);
+	else
+		fprintf(stderr, "iobench: job '%s': %s%s\n", jobname, what, detail);
+}
+
+/* The engine a job ends up with: the last ioengine= of its lists. */
+static const struct opt_kv *last_engine(const struct opt_list *const *lists, size_t n)
+{
+	const struct opt_kv *found = NULL;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < lists[i]->n; k++)
+			if (!strcmp(lists[i]->v[k].name, "ioengine"))
+				found = &lists[i]->v[k];
+	return found;
+}
+
 /* kb_base changes how every size reads, so it is applied before the rest. */
 static int apply_list(struct job_opts *o, const struct opt_list *l, const char *jobname,
 		      bool kb_base_pass)
@@ -71,11 +91,9 @@ static int apply_list(struct job_opts *o, const struct opt_list *l, const char *
 		const struct opt_kv *kv = &l->v[i];
 		const struct option_def *def = option_find(kv->name);
 		if (!def) {
-			if (kv->file)
-				fprintf(stderr, "iobench: %s:%d: unknown option '%s'\n", kv->file,
-					kv->line, kv->name);
-			else
-				fprintf(stderr, "iobench: unknown option '--%s'\n", kv->name);
+			char what[300];
+			snprintf(what, sizeof(what), "unknown option '%s'", kv->name);
+			report(kv, jobname, what, "");
 			return -EINVAL;
 		}
 		bool is_kb = strcmp(def->name, "kb_base") == 0;
@@ -83,24 +101,57 @@ static int apply_list(struct job_opts *o, const struct opt_list *l, const char *
 			continue;
 		int ret = option_set(o, def, kv->value, err, sizeof(err));
 		if (ret) {
-			if (kv->file)
-				fprintf(stderr, "iobench: %s:%d: job '%s': %s: %s\n", kv->file, kv->line,
-					jobname, def->name, err);
-			else
-				fprintf(stderr, "iobench: job '%s': %s: %s\n", jobname, def->name, err);
+			char what[300];
+			snprintf(what, sizeof(what), "%s: ", def->name);
+			report(kv, jobname, what, err);
 			return ret;
 		}
 	}
 	return 0;
 }
 
+/* Engine options (fixedbufs, hipri...) only go with the engines that take them. */
+static int check_engine_options(const struct opt_list *const *lists, size_t n, const char *engine,
+				const char *jobname)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < lists[i]->n; k++) {
+			const struct opt_kv *kv = &lists[i]->v[k];
+			const struct option_def *def = option_find(kv->name);
+			if (!def || option_fits_engine(def, engine))
+				continue;
+			char what[300];
+			snprintf(what, sizeof(what), "option '%s' is for the %s engine, not %s", kv->name,
+				 def->engines, engine);
+			report(kv, jobname, what, "");
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 {
-	const struct opt_list *lists[] = { cmdline_globals, &job->inherit, &job->given };
+	const struct opt_list *const lists[] = { cmdline_globals, &job->inherit, &job->given };
 	struct job_opts *o = &job->o;
 	char name[sizeof(o->name)];
 
 	snprintf(name, sizeof(name), "%s", o->name);
+	if (!name[0])
+		for (size_t k = 0; k < job->given.n; k++)
+			if (!strcmp(job->given.v[k].name, "name") && job->given.v[k].value)
+				snprintf(name, sizeof(name), "%s", job->given.v[k].value);
+	/* The engine first: an unsupported engine is the reason, not its own options. */
+	const struct opt_kv *eng = last_engine(lists, 3);
+	const char *engine = eng && eng->value ? eng->value : "psync";
+	if (!engine_find(engine)) {
+		char what[300];
+		snprintf(what, sizeof(what), "ioengine: unknown engine '%s' (known: %s)", engine, engine_names());
+		if (eng)
+			report(eng, name, what, "");
+		else
+			fprintf(stderr, "iobench: job '%s': %s\n", name, what);
+		return -EINVAL;
+	}
 	options_defaults(o);
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	for (int pass = 1; pass >= 0; pass--)
@@ -110,7 +161,6 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 				return ret;
 		}
 	/* A job's name is its section's; a name= option inside a section does not rename it. */
-	if (name[0])
-		snprintf(o->name, sizeof(o->name), "%s", name);
-	return 0;
+	snprintf(o->name, sizeof(o->name), "%s", name);
+	return check_engine_options(lists, 3, o->ioengine, name);
 }

@@ -33,31 +33,119 @@ int opt_list_add(struct opt_list *l, const char *name, const char *value, const 
 int opt_list_copy(struct opt_list *dst, const struct opt_list *src);
 void opt_list_free(struct opt_list *l);
 
-/* Resolved options of one job section. Fixed-size strings keep it copyable per clone. */
+#define BSSPLIT_MAX 64
+#define DIST_ZONES_MAX 256
+#define PATTERN_MAX 512
+
+struct bs_split {
+	uint64_t bs;
+	unsigned pct;
+};
+
+enum dist_type { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, DIST_ZONED_ABS };
+
+struct dist_zone {
+	unsigned access_pct;
+	uint64_t size; /* percent of the region (zoned) or bytes (zoned_abs) */
+};
+
+struct distribution {
+	enum dist_type type;
+	double param;  /* zipf theta, pareto power, normal deviation (0..100) */
+	double center; /* 0..1, or < 0 for the default */
+	unsigned nzones;
+	struct dist_zone zones[DIST_ZONES_MAX];
+};
+
+enum file_service { FS_ROUNDROBIN, FS_SEQUENTIAL, FS_RANDOM };
+enum rw_sequencer { SEQ_SEQUENTIAL, SEQ_IDENTICAL };
+enum rate_process { RATE_LINEAR, RATE_POISSON };
+enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
+enum fadvise_mode { FADV_NONE, FADV_AUTO, FADV_SEQUENTIAL, FADV_RANDOM };
+enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
+enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
+/* continue_on_error kinds */
+enum { CONT_READ = 1, CONT_WRITE = 2, CONT_VERIFY = 4, CONT_ALL = 7 };
+
+#define CPUS_MAX 1024
+
+/* Resolved options of one job section. Fixed-size strings keep it copyable. */
 struct job_opts {
 	char name[256];
 	char description[256];
-	char filename[PATH_MAX];
+	char filename[PATH_MAX];   /* one name, or several joined with ':' */
 	char directory[PATH_MAX];
+	char filename_format[PATH_MAX];
+	char opendir[PATH_MAX];
 	char ioengine[32];
-	unsigned rw;         /* enum rw_mode bits */
-	char rw_text[16];    /* as fio prints it in the job header */
-	unsigned rwmixread;  /* percent of reads in a mixed job */
+	char wait_for[256];
+	/* shape */
 	uint64_t bs[DDIR_NR];
-	uint64_t size;       /* bytes; 0 = from the file */
-	unsigned numjobs;
-	unsigned iodepth;
-	unsigned kb_base;
-	uint64_t runtime_us; /* 0 = no limit */
+	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR]; /* bsrange; 0 = bs */
+	unsigned nbssplit[DDIR_NR];
+	struct bs_split bssplit[DDIR_NR][BSSPLIT_MAX];
+	uint64_t size;        /* bytes; 0 = from the files */
+	unsigned size_pct;    /* size=N%: share of the files' size */
+	uint64_t filesize_lo, filesize_hi;
+	uint64_t io_size;     /* 0 = size */
+	uint64_t offset;
+	unsigned offset_pct;
+	uint64_t offset_increment;
+	unsigned offset_increment_pct;
+	uint64_t number_ios;
+	unsigned nrfiles;
+	unsigned file_service;     /* enum file_service */
+	unsigned file_service_nr;  /* I/Os before switching file */
+	unsigned openfiles;
+	unsigned fallocate;        /* enum fallocate_mode */
+	/* pattern */
+	unsigned rw;               /* enum rw_mode bits */
+	char rw_text[32];          /* as fio prints it in the job header */
+	int64_t rw_mod;            /* rw=...:N (may be negative: backwards) */
+	unsigned rw_sequencer;
+	unsigned rwmixread;
+	unsigned pct_random[DDIR_NR];
+	uint64_t randseed;
+	unsigned random_generator;
+	struct distribution dist;
+	/* time and pacing */
+	uint64_t runtime_us;       /* 0 = no limit */
 	uint64_t ramp_time_us;
-	bool direct;
-	bool time_based;
-	bool group_reporting;
-	bool stonewall;
-	bool new_group;
-	bool allow_mounted_write;
-	bool thread;
-	bool unlink;         /* remove the job's files when it is done */
+	uint64_t startdelay_us[2]; /* a range: a random delay in it */
+	uint64_t loops;
+	uint64_t thinktime_us, thinktime_spin_us, thinktime_blocks;
+	uint64_t rate[DDIR_NR], rate_min[DDIR_NR];           /* bytes/s */
+	uint64_t rate_iops[DDIR_NR], rate_iops_min[DDIR_NR];
+	unsigned rate_process;
+	/* sync and cache */
+	uint64_t fsync_blocks, fdatasync_blocks;
+	unsigned sync_mode;
+	unsigned fadvise;
+	/* buffers */
+	unsigned compress_pct, compress_chunk, dedupe_pct;
+	unsigned pattern_len;
+	unsigned char pattern[PATTERN_MAX];
+	/* groups and errors */
+	unsigned numjobs;
+	unsigned continue_on_error;
+	/* engines */
+	unsigned iodepth, iodepth_batch_submit, iodepth_batch_complete_min;
+	unsigned iodepth_batch_complete_max, iodepth_low;
+	unsigned nonvectored;
+	int sqthread_poll_cpu;
+	/* units and placement */
+	unsigned kb_base, unit_base;
+	unsigned cpus_policy;
+	unsigned ncpus_allowed;   /* 0 = no cpus_allowed */
+	uint64_t cpus_allowed[CPUS_MAX / 64];
+	/* flags */
+	bool direct, time_based, group_reporting, stonewall, new_group, allow_mounted_write;
+	bool thread, unlink, create_on_open, allow_file_create, randrepeat, randseed_set;
+	bool norandommap, end_fsync, fsync_on_close, invalidate, zero_buffers, refill_buffers;
+	bool scramble_buffers, exitall, exitall_on_error, readonly, fixedbufs, registerfiles;
+	bool sqthread_poll, hipri, userspace_reap;
+	/* options iobench knows from fio but does not carry out: the first given one */
+	char unsupported[64];
 };
 
 /* One job section as parsed, before numjobs expands it into clones. */

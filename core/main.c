@@ -33,6 +33,11 @@ int main(int argc, char **argv)
 		status = cr == CLI_EXIT_OK ? 0 : 1;
 		goto out_cfg;
 	}
+	if (cfg.showcmd) {
+		cli_print_showcmd(stdout, &cfg);
+		status = 0;
+		goto out_cfg;
+	}
 	if (!cfg.njobs) {
 		fprintf(stderr, "iobench: no jobs given (see iobench --help)\n");
 		goto out_cfg;

@@ -103,21 +103,25 @@ static int clone_region(const struct job *job, struct clone_result *c, bool no_f
 	return 0;
 }
 
-static int check_job(const struct job *job, const struct engine_ops *ops)
+static int check_job(const struct job *job, const struct run_cfg *cfg)
 {
 	const struct job_opts *o = &job->o;
-	if (!ops) {
-		fprintf(stderr, "iobench: job '%s': ioengine: unknown engine '%s' (known: %s)\n", o->name,
-			o->ioengine, engine_names());
-		return -EINVAL;
-	}
+	const struct engine_ops *ops = engine_find(o->ioengine);
 	for (int d = 0; d < DDIR_NR; d++)
-		if (o->bs[d] > (1ULL << 31)) {
-			fprintf(stderr, "iobench: job '%s': bs: %llu is larger than 2GiB\n", o->name,
-				(unsigned long long)o->bs[d]);
+		if (o->bs[d] > (1ULL << 31) || o->bs_max[d] > (1ULL << 31)) {
+			fprintf(stderr, "iobench: job '%s': bs: larger than 2GiB\n", o->name);
 			return -EINVAL;
 		}
-	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1)
+	if (o->unsupported[0] && !cfg->parse_only) {
+		fprintf(stderr, "iobench: job '%s': option '%s' is not supported by iobench yet\n", o->name,
+			o->unsupported);
+		return -ENOTSUP;
+	}
+	if ((cfg->readonly || o->readonly) && job_has_dir(o, DDIR_WRITE)) {
+		fprintf(stderr, "iobench: job '%s': rw=%s writes, and --readonly is set\n", o->name, o->rw_text);
+		return -EROFS;
+	}
+	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only)
 		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1\n",
 			o->name, ops->name, o->iodepth);
 	return 0;
@@ -131,13 +135,15 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		struct job *job = &cfg->jobs[i];
 		if (job_resolve(job, &cfg->cmdline_globals))
 			return -EINVAL;
-		if (check_job(job, engine_find(job->o.ioengine)))
+		if (check_job(job, cfg))
 			return -EINVAL;
 		if (job->o.time_based && !job->o.runtime_us)
 			job->o.time_based = false; /* nothing to bound it: as fio, run the size once */
 		total += job->o.numjobs;
 	}
 	assign_groups(rc);
+	if (cfg->parse_only)
+		return 0;
 	rc->clones = calloc(total ? total : 1, sizeof(*rc->clones));
 	if (!rc->clones)
 		return -ENOMEM;

@@ -25,6 +25,10 @@ struct run_cfg {
 	unsigned formats;
 	const char *output_path;
 	bool parse_only;
+	bool showcmd;
+	bool readonly;             /* --readonly: refuse every job that writes */
+	const char *sections[64];  /* --section=NAME: only these job sections */
+	unsigned nsections;
 	char *file_names[256];     /* job files read (owned), which opt_kv.file points into */
 	unsigned nfile_names;
 };

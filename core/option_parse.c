@@ -1,0 +1,582 @@
+/* Parsers for options whose values have a shape of their own. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/options.h"
+#include "core/parse.h"
+
+#define FIELD(o, d, type) ((type *)((char *)(o) + (d)->offset))
+
+static int bad(char *e, size_t n, const char *what, const char *v)
+{
+	snprintf(e, n, "cannot parse '%s' as %s", v, what);
+	return -EINVAL;
+}
+
+/* Split "a,b,c" into up to three per-direction fields; an empty field keeps the old
+ * value. One field sets all three; two set read and write (trim takes write's). */
+typedef int (*field_fn)(struct job_opts *o, const struct option_def *d, int dir, const char *f);
+
+static int per_direction(struct job_opts *o, const struct option_def *d, const char *v,
+			 field_fn fn, char *e, size_t n, const char *what)
+{
+	char buf[1024];
+	const char *fields[DDIR_NR] = { 0 };
+	int nf = 0;
+	if (strlen(v) >= sizeof(buf))
+		return bad(e, n, what, v);
+	strcpy(buf, v);
+	for (char *p = buf, *c; nf < DDIR_NR; p = c + 1) {
+		fields[nf++] = p;
+		c = strchr(p, ',');
+		if (!c)
+			break;
+		*c = '\0';
+		if (nf == DDIR_NR)
+			return bad(e, n, what, v);
+	}
+	const char *use[DDIR_NR] = { fields[0], nf > 1 ? fields[1] : fields[0],
+				     nf > 2 ? fields[2] : nf > 1 ? fields[1] : fields[0] };
+	for (int dir = 0; dir < DDIR_NR; dir++) {
+		if (!use[dir] || !*use[dir])
+			continue;
+		if (fn(o, d, dir, use[dir]))
+			return bad(e, n, what, v);
+	}
+	return 0;
+}
+
+static int bs_field(struct job_opts *o, const struct option_def *d, int dir, const char *f)
+{
+	uint64_t v;
+	if (parse_size(f, o->kb_base, &v) || v == 0)
+		return -EINVAL;
+	o->bs[dir] = v;
+	return 0;
+}
+
+int opt_parse_bs(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	return per_direction(o, d, v, bs_field, e, n, "a block size");
+}
+
+static int bsrange_field(struct job_opts *o, const struct option_def *d, int dir, const char *f)
+{
+	uint64_t lo, hi;
+	if (parse_size_range(f, o->kb_base, &lo, &hi) || lo == 0)
+		return -EINVAL;
+	o->bs_min[dir] = lo;
+	o->bs_max[dir] = hi;
+	o->bs[dir] = lo;
+	return 0;
+}
+
+int opt_parse_bsrange(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	return per_direction(o, d, v, bsrange_field, e, n, "block size ranges");
+}
+
+/* "4k/10:64k/50:32k/" — an empty percentage shares what is left equally. */
+static int bssplit_field(struct job_opts *o, const struct option_def *d, int dir, const char *f)
+{
+	char buf[1024];
+	unsigned n = 0, total = 0, blanks = 0;
+	struct bs_split *sp = o->bssplit[dir];
+	snprintf(buf, sizeof(buf), "%s", f);
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		if (n >= BSSPLIT_MAX)
+			return -EINVAL;
+		char *slash = strchr(tok, '/');
+		if (slash)
+			*slash = '\0';
+		if (parse_size(tok, o->kb_base, &sp[n].bs) || sp[n].bs == 0)
+			return -EINVAL;
+		int64_t pct = -1;
+		if (slash && slash[1] && parse_int(slash + 1, 0, 100, &pct))
+			return -EINVAL;
+		sp[n].pct = pct < 0 ? 0 : (unsigned)pct;
+		if (pct < 0)
+			blanks++;
+		else
+			total += (unsigned)pct;
+		if (pct < 0)
+			sp[n].pct = UINT32_MAX;
+		n++;
+	}
+	if (!n || total > 100)
+		return -EINVAL;
+	for (unsigned i = 0; i < n; i++)
+		if (sp[i].pct == UINT32_MAX)
+			sp[i].pct = (100 - total) / blanks;
+	o->nbssplit[dir] = n;
+	o->bs[dir] = sp[0].bs;
+	return 0;
+}
+
+int opt_parse_bssplit(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	return per_direction(o, d, v, bssplit_field, e, n, "a block size split (bs/pct:bs/pct...)");
+}
+
+static const struct {
+	const char *text, *canonical;
+	unsigned bits;
+} rw_modes[] = {
+	{ "read", "read", RW_READ },
+	{ "write", "write", RW_WRITE },
+	{ "randread", "randread", RW_READ | RW_RANDOM },
+	{ "randwrite", "randwrite", RW_WRITE | RW_RANDOM },
+	{ "rw", "rw", RW_READ | RW_WRITE },
+	{ "readwrite", "rw", RW_READ | RW_WRITE },
+	{ "randrw", "randrw", RW_READ | RW_WRITE | RW_RANDOM },
+};
+
+int opt_parse_rw(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	char mode[32];
+	const char *colon = strchr(v, ':');
+	size_t len = colon ? (size_t)(colon - v) : strlen(v);
+	if (len >= sizeof(mode))
+		len = sizeof(mode) - 1;
+	memcpy(mode, v, len);
+	mode[len] = '\0';
+	for (size_t i = 0; i < sizeof(rw_modes) / sizeof(rw_modes[0]); i++) {
+		if (strcmp(mode, rw_modes[i].text) != 0)
+			continue;
+		uint64_t mod = 0;
+		bool neg = colon && colon[1] == '-';
+		if (colon && (parse_size(colon + 1 + neg, o->kb_base, &mod) || mod > INT64_MAX))
+			return bad(e, n, "an offset modifier (rw=mode:N)", v);
+		o->rw = rw_modes[i].bits;
+		o->rw_mod = neg ? -(int64_t)mod : (int64_t)mod;
+		snprintf(o->rw_text, sizeof(o->rw_text), "%s", rw_modes[i].canonical);
+		return 0;
+	}
+	if (!strcmp(mode, "trim") || !strcmp(mode, "randtrim") || !strcmp(mode, "trimwrite") ||
+	    !strcmp(mode, "randtrimwrite")) {
+		/* Parsed, so job files with trims pass --parse-only; refused when run. */
+		snprintf(o->unsupported, sizeof(o->unsupported), "rw=%s", mode);
+		o->rw = RW_TRIM;
+		snprintf(o->rw_text, sizeof(o->rw_text), "%s", mode);
+		return 0;
+	}
+	snprintf(e, n, "unknown mode '%s' (read, write, randread, randwrite, rw, randrw)", mode);
+	return -EINVAL;
+}
+
+int opt_parse_rwmixwrite(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	int64_t i;
+	int ret = parse_int(v, 0, 100, &i);
+	if (ret == -ERANGE) {
+		snprintf(e, n, "'%s' is out of range (0 to 100)", v);
+		return ret;
+	}
+	if (ret)
+		return bad(e, n, "an integer", v);
+	o->rwmixread = (unsigned)(100 - i);
+	return 0;
+}
+
+/* size=, offset=, offset_increment=: bytes, or N% (stored in the unsigned after it). */
+int opt_parse_size_pct(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	size_t len = strlen(v);
+	uint64_t *bytes = FIELD(o, d, uint64_t);
+	unsigned *pct = (unsigned *)(bytes + 1);
+	if (len && v[len - 1] == '%') {
+		char buf[32];
+		int64_t p;
+		snprintf(buf, sizeof(buf), "%.*s", (int)(len - 1), v);
+		if (parse_int(buf, 1, 100, &p)) {
+			snprintf(e, n, "'%s' is not a percentage from 1%% to 100%%", v);
+			return -ERANGE;
+		}
+		*pct = (unsigned)p;
+		*bytes = 0;
+		return 0;
+	}
+	int ret = parse_size(v, o->kb_base, bytes);
+	if (ret)
+		snprintf(e, n, ret == -ERANGE ? "'%s' does not fit in 64 bits" : "cannot parse '%s' as a size", v);
+	else
+		*pct = 0;
+	return ret;
+}
+
+int opt_parse_filesize(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	if (parse_size_range(v, o->kb_base, &o->filesize_lo, &o->filesize_hi) || !o->filesize_lo)
+		return bad(e, n, "a size or size range", v);
+	return 0;
+}
+
+int opt_parse_file_service(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	static const char *const names[] = { "roundrobin", "sequential", "random" };
+	const char *colon = strchr(v, ':');
+	size_t len = colon ? (size_t)(colon - v) : strlen(v);
+	for (unsigned i = 0; i < 3; i++) {
+		if (strlen(names[i]) != len || strncmp(v, names[i], len) != 0)
+			continue;
+		int64_t nr = 1;
+		if (colon && parse_int(colon + 1, 1, 1 << 30, &nr))
+			return bad(e, n, "a number of I/Os per file", colon + 1);
+		o->file_service = i;
+		o->file_service_nr = (unsigned)nr;
+		return 0;
+	}
+	if (!strncmp(v, "zipf", 4) || !strncmp(v, "pareto", 6) || !strncmp(v, "normal", 6) ||
+	    !strncmp(v, "gauss", 5)) {
+		snprintf(e, n, "'%.*s' is not supported by iobench yet (roundrobin, sequential, random)",
+			 (int)len, v);
+		return -ENOTSUP;
+	}
+	snprintf(e, n, "unknown type '%.*s' (roundrobin, sequential, random)", (int)len, v);
+	return -EINVAL;
+}
+
+static int parse_zones(struct distribution *dist, const char *list, bool abs, unsigned kb_base)
+{
+	char buf[4096];
+	unsigned total = 0;
+	uint64_t size_total = 0;
+	snprintf(buf, sizeof(buf), "%s", list);
+	char *save = NULL;
+	dist->nzones = 0;
+	for (char *tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		if (dist->nzones >= DIST_ZONES_MAX)
+			return -EINVAL;
+		struct dist_zone *z = &dist->zones[dist->nzones++];
+		char *slash = strchr(tok, '/');
+		int64_t pct, sz;
+		if (!slash)
+			return -EINVAL;
+		*slash = '\0';
+		if (parse_int(tok, 0, 100, &pct))
+			return -EINVAL;
+		z->access_pct = (unsigned)pct;
+		total += z->access_pct;
+		if (!slash[1]) {
+			z->size = UINT64_MAX; /* empty: what the other zones leave */
+		} else if (abs) {
+			if (parse_size(slash + 1, kb_base, &z->size))
+				return -EINVAL;
+		} else {
+			if (parse_int(slash + 1, 0, 100, &sz))
+				return -EINVAL;
+			z->size = (uint64_t)sz;
+			size_total += (uint64_t)sz;
+		}
+	}
+	for (unsigned i = 0; i < dist->nzones; i++)
+		if (dist->zones[i].size == UINT64_MAX)
+			dist->zones[i].size = abs ? 0 : (size_total < 100 ? 100 - size_total : 0);
+	return dist->nzones && total == 100 && (abs || size_total <= 100) ? 0 : -EINVAL;
+}
+
+int opt_parse_distribution(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	struct distribution *dist = &o->dist;
+	if (strchr(v, ',')) {
+		snprintf(e, n, "per-direction distributions are not supported by iobench yet");
+		return -ENOTSUP;
+	}
+	dist->center = -1.0;
+	if (!strcmp(v, "random")) {
+		dist->type = DIST_RANDOM;
+		return 0;
+	}
+	if (!strncmp(v, "zoned_abs", 9) && (v[9] == ':' || v[9] == '=')) {
+		dist->type = DIST_ZONED_ABS;
+		return parse_zones(dist, v + 10, true, o->kb_base) ? bad(e, n, "zones (pct/size:...)", v) : 0;
+	}
+	if (!strncmp(v, "zoned", 5) && (v[5] == ':' || v[5] == '=')) {
+		dist->type = DIST_ZONED;
+		return parse_zones(dist, v + 6, false, o->kb_base) ? bad(e, n, "zones (pct/pct:...)", v) : 0;
+	}
+	static const struct {
+		const char *name;
+		enum dist_type type;
+		double min, max;
+	} kinds[] = { { "zipf", DIST_ZIPF, 0.0, 1e9 }, { "pareto", DIST_PARETO, 0.0, 1.0 },
+		      { "normal", DIST_NORMAL, 0.0, 100.0 } };
+	for (size_t i = 0; i < 3; i++) {
+		size_t len = strlen(kinds[i].name);
+		if (strncmp(v, kinds[i].name, len) != 0 || v[len] != ':')
+			continue;
+		char *end;
+		double p = strtod(v + len + 1, &end), c = -1.0;
+		if (end == v + len + 1 || p <= kinds[i].min || p > kinds[i].max)
+			return bad(e, n, "a distribution parameter", v);
+		if (*end == ':') {
+			char *end2;
+			c = strtod(end + 1, &end2);
+			if (end2 == end + 1 || *end2 || c < 0.0 || c > 1.0)
+				return bad(e, n, "a distribution center (0 to 1)", v);
+		} else if (*end) {
+			return bad(e, n, "a distribution", v);
+		}
+		if (kinds[i].type == DIST_ZIPF && p == 1.0)
+			return bad(e, n, "a zipf theta (it must not be 1)", v);
+		dist->type = kinds[i].type;
+		dist->param = p;
+		dist->center = c;
+		return 0;
+	}
+	snprintf(e, n, "unknown distribution '%s' (random, zipf:t, pareto:h, normal:s, zoned:...)", v);
+	return -EINVAL;
+}
+
+/* Per-direction integers in [min, max] (percentage_random, rate_iops, rate_iops_min). */
+static int dir_uint_field(struct job_opts *o, const struct option_def *d, int dir, const char *f)
+{
+	int64_t v;
+	if (parse_int(f, d->min, d->max, &v))
+		return -EINVAL;
+	if (d->size == sizeof(unsigned) * DDIR_NR)
+		FIELD(o, d, unsigned)[dir] = (unsigned)v;
+	else
+		FIELD(o, d, uint64_t)[dir] = (uint64_t)v;
+	return 0;
+}
+
+int opt_parse_dir_uints(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	return per_direction(o, d, v, dir_uint_field, e, n, "integers (read,write,trim)");
+}
+
+static int dir_size_field(struct job_opts *o, const struct option_def *d, int dir, const char *f)
+{
+	return parse_size(f, o->kb_base, &FIELD(o, d, uint64_t)[dir]);
+}
+
+int opt_parse_dir_sizes(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	return per_direction(o, d, v, dir_size_field, e, n, "sizes per second (read,write,trim)");
+}
+
+int opt_parse_startdelay(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	char buf[64];
+	const char *dash = strchr(v, '-');
+	snprintf(buf, sizeof(buf), "%.*s", dash ? (int)(dash - v) : (int)strlen(v), v);
+	if (parse_time_us(buf, d->unit, &o->startdelay_us[0]))
+		return bad(e, n, "a time or time range", v);
+	o->startdelay_us[1] = o->startdelay_us[0];
+	if (dash && (parse_time_us(dash + 1, d->unit, &o->startdelay_us[1]) ||
+		     o->startdelay_us[1] < o->startdelay_us[0]))
+		return bad(e, n, "a time range", v);
+	return 0;
+}
+
+static int hexval(int c)
+{
+	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
+}
+
+/* buffer_pattern: 0x hex bytes, a 'quoted' or "quoted" string, or a decimal number;
+ * pieces may be joined with '|'. */
+int opt_parse_pattern(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	unsigned len = 0;
+	const char *p = v;
+	while (*p) {
+		if (*p == '|' || isspace((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+			p += 2;
+			const char *start = p;
+			while (isxdigit((unsigned char)*p))
+				p++;
+			size_t digits = (size_t)(p - start);
+			if (!digits)
+				return bad(e, n, "a pattern", v);
+			for (size_t i = 0; i < digits;) {
+				size_t take = i == 0 && digits % 2 ? 1 : 2; /* odd: a leading nibble */
+				int byte = take == 1 ? hexval(start[i]) : hexval(start[i]) * 16 + hexval(start[i + 1]);
+				i += take;
+				if (len >= PATTERN_MAX)
+					return bad(e, n, "a pattern (512 bytes at most)", v);
+				o->pattern[len++] = (unsigned char)byte;
+			}
+		} else if (*p == '\'' || *p == '"') {
+			char q = *p++;
+			const char *end = strchr(p, q);
+			if (!end)
+				return bad(e, n, "a pattern (unterminated string)", v);
+			for (; p < end; p++) {
+				if (len >= PATTERN_MAX)
+					return bad(e, n, "a pattern (512 bytes at most)", v);
+				o->pattern[len++] = (unsigned char)*p;
+			}
+			p++;
+		} else if (isdigit((unsigned char)*p)) {
+			char *end;
+			unsigned long long x = strtoull(p, &end, 10);
+			unsigned bytes = x > 0xffffffffULL ? 8 : x > 0xffff ? 4 : x > 0xff ? 2 : 1;
+			for (unsigned i = 0; i < bytes; i++) {
+				if (len >= PATTERN_MAX)
+					return bad(e, n, "a pattern (512 bytes at most)", v);
+				o->pattern[len++] = (unsigned char)(x >> (8 * i));
+			}
+			p = end;
+		} else {
+			return bad(e, n, "a pattern (0x.., 'text' or a number)", v);
+		}
+	}
+	if (!len)
+		return bad(e, n, "a pattern", v);
+	o->pattern_len = len;
+	return 0;
+}
+
+static const struct choice fallocate_choices[] = {
+	{ "none", FALLOC_NONE, "Do not pre-allocate space" },
+	{ "native", FALLOC_NATIVE, "fallocate(2), falling back to none" },
+	{ "posix", FALLOC_POSIX, "posix_fallocate(3)" },
+	{ "keep", FALLOC_KEEP, "fallocate(2) with FALLOC_FL_KEEP_SIZE" },
+	{ "truncate", FALLOC_TRUNCATE, "Extend the file with ftruncate(2)" },
+	{ "0", FALLOC_NONE, "Same as none" },
+	{ "1", FALLOC_POSIX, "Same as posix" },
+	{ NULL, 0, NULL },
+};
+static const struct choice fadvise_choices[] = {
+	{ "0", FADV_NONE, "No hint" },
+	{ "1", FADV_AUTO, "Sequential or random, by the job's pattern" },
+	{ "sequential", FADV_SEQUENTIAL, "POSIX_FADV_SEQUENTIAL" },
+	{ "random", FADV_RANDOM, "POSIX_FADV_RANDOM" },
+	{ NULL, 0, NULL },
+};
+static const struct choice sync_choices[] = {
+	{ "none", SYNC_NONE, "No O_SYNC or O_DSYNC" },
+	{ "0", SYNC_NONE, "Same as none" },
+	{ "sync", SYNC_SYNC, "O_SYNC" },
+	{ "1", SYNC_SYNC, "Same as sync" },
+	{ "dsync", SYNC_DSYNC, "O_DSYNC" },
+	{ NULL, 0, NULL },
+};
+static const struct choice rate_process_choices[] = {
+	{ "linear", RATE_LINEAR, "Even spacing" },
+	{ "poisson", RATE_POISSON, "Exponentially distributed gaps (a Poisson process)" },
+	{ NULL, 0, NULL },
+};
+static const struct choice cpus_policy_choices[] = {
+	{ "shared", CPUS_SHARED, "Every clone may run on all the CPUs" },
+	{ "split", CPUS_SPLIT, "Each clone gets one CPU of the set, in turn" },
+	{ NULL, 0, NULL },
+};
+static const struct choice continue_choices[] = {
+	{ "none", 0, "Stop on the first error" },
+	{ "0", 0, "Same as none" },
+	{ "read", CONT_READ, "Go on after read errors" },
+	{ "write", CONT_WRITE, "Go on after write errors" },
+	{ "io", CONT_READ | CONT_WRITE, "Go on after read and write errors" },
+	{ "verify", CONT_VERIFY, "Go on after verify errors" },
+	{ "all", CONT_ALL, "Go on after any error" },
+	{ "1", CONT_ALL, "Same as all" },
+	{ NULL, 0, NULL },
+};
+static const struct choice sequencer_choices[] = {
+	{ "sequential", SEQ_SEQUENTIAL, "rw=mode:N: N sequential I/Os per new offset" },
+	{ "identical", SEQ_IDENTICAL, "rw=mode:N: the same offset N times" },
+	{ NULL, 0, NULL },
+};
+static const struct choice generator_choices[] = {
+	{ "tausworthe", 0, "Accepted: iobench's generator never repeats a block in a pass" },
+	{ "lfsr", 1, "Accepted: as above" },
+	{ "tausworthe64", 2, "Accepted: as above" },
+	{ NULL, 0, NULL },
+};
+static const struct choice unit_base_choices[] = {
+	{ "0", 0, "Auto (bytes)" },
+	{ "8", 0, "Bytes" },
+	{ "1", 1, "Bits" },
+	{ NULL, 0, NULL },
+};
+
+const struct choice *option_choices(const char *name)
+{
+	static const struct {
+		const char *name;
+		const struct choice *list;
+	} all[] = {
+		{ "fallocate", fallocate_choices }, { "fadvise_hint", fadvise_choices },
+		{ "sync", sync_choices }, { "rate_process", rate_process_choices },
+		{ "cpus_allowed_policy", cpus_policy_choices },
+		{ "continue_on_error", continue_choices }, { "rw_sequencer", sequencer_choices },
+		{ "random_generator", generator_choices }, { "unit_base", unit_base_choices },
+	};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(all[i].name, name))
+			return all[i].list;
+	return NULL;
+}
+
+int opt_parse_choice(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	const struct choice *c = option_choices(d->name);
+	for (; c && c->word; c++)
+		if (!strcasecmp(c->word, v)) {
+			*FIELD(o, d, unsigned) = c->value;
+			return 0;
+		}
+	char list[256] = "";
+	for (c = option_choices(d->name); c && c->word; c++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", list[0] ? ", " : "", c->word);
+	snprintf(e, n, "unknown value '%s' (%s)", v, list);
+	return -EINVAL;
+}
+
+/* "0-3,6,8-9" */
+int opt_parse_cpus(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", v);
+	memset(o->cpus_allowed, 0, sizeof(o->cpus_allowed));
+	o->ncpus_allowed = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int64_t lo, hi;
+		char *dash = strchr(tok, '-');
+		if (dash)
+			*dash = '\0';
+		if (parse_int(tok, 0, CPUS_MAX - 1, &lo))
+			return bad(e, n, "a CPU list (0-3,6)", v);
+		hi = lo;
+		if (dash && (parse_int(dash + 1, lo, CPUS_MAX - 1, &hi)))
+			return bad(e, n, "a CPU list (0-3,6)", v);
+		for (int64_t c = lo; c <= hi; c++) {
+			if (!(o->cpus_allowed[c / 64] & (1ULL << (c % 64))))
+				o->ncpus_allowed++;
+			o->cpus_allowed[c / 64] |= 1ULL << (c % 64);
+		}
+	}
+	return o->ncpus_allowed ? 0 : bad(e, n, "a CPU list", v);
+}
+
+int opt_parse_randseed(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	int64_t s;
+	if (parse_int(v, 0, INT64_MAX, &s))
+		return bad(e, n, "a seed", v);
+	o->randseed = (uint64_t)s;
+	o->randseed_set = true;
+	return 0;
+}
+
+int opt_parse_buffered(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	bool b;
+	if (parse_bool(v, &b))
+		return bad(e, n, "a boolean (0 or 1)", v);
+	o->direct = !b;
+	return 0;
+}

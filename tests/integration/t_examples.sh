@@ -1,0 +1,34 @@
+#!/bin/sh
+# Issue 3: every job file of fio's examples either passes --parse-only or is refused
+# with one line naming its unsupported engine. ${VAR}s the files use get placeholders.
+. "$(dirname "$0")/../lib.sh"
+EX="$TOP/../shared/fio-examples"
+if [ ! -d "$EX" ]; then
+	skip "fio example corpus" "$EX is not there"
+	exit 0
+fi
+parsed=0 refused=0 total=0
+for f in "$EX"/*.fio; do
+	total=$((total + 1))
+	vars=$(grep -o '\${[A-Za-z_0-9]*}' "$f" | tr -d '${}' | sort -u)
+	envs=""
+	for v in $vars; do
+		case $v in *RW*) envs="$envs $v=randread" ;; *) envs="$envs $v=1" ;; esac
+	done
+	# shellcheck disable=SC2086
+	env $envs "$IOBENCH" --parse-only "$f" >"$T/out" 2>"$T/err"
+	rc=$?
+	name=$(basename "$f")
+	if [ $rc -eq 0 ] && [ ! -s "$T/err" ] && [ ! -s "$T/out" ]; then
+		parsed=$((parsed + 1))
+	elif [ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "ioengine: unknown engine '" "$T/err"; then
+		refused=$((refused + 1))
+	else
+		notok "$name: neither parsed nor refused for its engine (exit $rc)"
+		sed 's/^/#   /' "$T/err" | head -3
+	fi
+done
+echo "# fio examples: $total files, $parsed parse, $refused refused for an unsupported engine"
+check "all $total example job files accounted for ($parsed parse, $refused refused for their engine)" \
+	[ $((parsed + refused)) -eq "$total" ]
+check "at least 35 of them parse" [ "$parsed" -ge 35 ]
