@@ -4,6 +4,7 @@
 #define IOBENCH_ENGINE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "core/job.h"
 
@@ -49,8 +50,10 @@ struct engine_ops {
 	int (*close_file)(struct engine_ctx *ctx, int fd);
 	int (*queue)(struct engine_ctx *ctx, struct io_unit *u);
 	int (*commit)(struct engine_ctx *ctx);
-	/* Wait for at least min completions, return how many (<= max) are ready. */
-	int (*getevents)(struct engine_ctx *ctx, unsigned min, unsigned max);
+	/* Wait for at least min completions (or until timeout, if not NULL); return how
+	 * many (<= max) are ready. */
+	int (*getevents)(struct engine_ctx *ctx, unsigned min, unsigned max,
+			 const struct timespec *timeout);
 	struct io_unit *(*event)(struct engine_ctx *ctx, unsigned i);
 };
 
@@ -77,9 +80,9 @@ static inline int engine_commit(const struct engine_ops *ops, struct engine_ctx 
 }
 
 static inline int engine_getevents(const struct engine_ops *ops, struct engine_ctx *ctx,
-				   unsigned min, unsigned max)
+				   unsigned min, unsigned max, const struct timespec *timeout)
 {
-	return ops->getevents ? ops->getevents(ctx, min, max) : 0;
+	return ops->getevents ? ops->getevents(ctx, min, max, timeout) : 0;
 }
 
 static inline struct io_unit *engine_event(const struct engine_ops *ops, struct engine_ctx *ctx,

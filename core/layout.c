@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,43 +68,105 @@ static uint64_t path_need(const struct run_ctx *rc, unsigned g, const char *path
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
-		if (job->groupid != g || strcmp(c->path, path) != 0)
+		if (job->groupid != g)
 			continue;
-		if (c->region_bytes > need)
-			need = c->region_bytes;
-		if (job_has_dir(&job->o, DDIR_READ))
-			*reads = true;
+		for (unsigned k = 0; k < c->plan.nfiles; k++) {
+			const struct clone_file *f = &c->plan.files[k];
+			if (strcmp(f->path, path) != 0)
+				continue;
+			if (f->file_size > need)
+				need = f->file_size;
+			if (job_has_dir(&job->o, DDIR_READ))
+				*reads = true;
+		}
 	}
 	return need;
 }
 
-static int layout_one(const struct job *job, const char *path, uint64_t need, bool reads,
-		      FILE *notes)
+/* Has an earlier (clone, file) of group g named this path? */
+static bool seen_before(const struct run_ctx *rc, unsigned g, size_t ci, unsigned fi, const char *path)
 {
+	for (size_t i = 0; i <= ci; i++) {
+		const struct clone_result *c = &rc->clones[i];
+		if (rc->cfg->jobs[c->job].groupid != g)
+			continue;
+		for (unsigned k = 0; k < (i == ci ? fi : c->plan.nfiles); k++)
+			if (!strcmp(c->plan.files[k].path, path))
+				return true;
+	}
+	return false;
+}
+
+static int extend(const struct job_opts *o, int fd, uint64_t have, uint64_t need, bool reads)
+{
+	if (reads)
+		return fill_file(fd, have, need);
+	int ret = 0;
+	switch (o->fallocate) {
+	case FALLOC_NATIVE:
+		if (fallocate(fd, 0, (off_t)have, (off_t)(need - have)) < 0 && errno != EOPNOTSUPP)
+			ret = -errno;
+		break;
+	case FALLOC_POSIX:
+		ret = -posix_fallocate(fd, (off_t)have, (off_t)(need - have));
+		break;
+	case FALLOC_KEEP:
+		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)have, (off_t)(need - have)) < 0 &&
+		    errno != EOPNOTSUPP)
+			ret = -errno;
+		return ret;
+	default:
+		break;
+	}
+	if (!ret && ftruncate(fd, (off_t)need) < 0)
+		ret = -errno;
+	return ret;
+}
+
+static int layout_one(const struct job *job, const char *path, uint64_t need, bool reads)
+{
+	const struct job_opts *o = &job->o;
 	struct stat st;
 	bool exists = stat(path, &st) == 0;
 	if (exists && !S_ISREG(st.st_mode))
 		return 0; /* devices and the like are used as they are */
 	if (exists && (uint64_t)st.st_size >= need)
 		return 0;
-	if (notes)
-		fprintf(notes, "%s: Laying out IO file (1 file / %lluMiB)\n", job->o.name,
-			(unsigned long long)(need >> 20));
+	if (!exists && !o->allow_file_create) {
+		fprintf(stderr, "iobench: job '%s': '%s' does not exist and allow_file_create=0\n", o->name, path);
+		return -ENOENT;
+	}
+	if (!exists && o->create_on_open && !reads)
+		return 0; /* created by the job when it opens it */
 	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		int err = -errno;
-		fprintf(stderr, "iobench: job '%s': cannot create '%s': %s\n", job->o.name, path,
-			strerror(-err));
+		fprintf(stderr, "iobench: job '%s': cannot create '%s': %s\n", o->name, path, strerror(-err));
 		return err;
 	}
-	uint64_t have = exists ? (uint64_t)st.st_size : 0;
-	int ret = reads ? fill_file(fd, have, need) : (ftruncate(fd, (off_t)need) < 0 ? -errno : 0);
+	int ret = extend(o, fd, exists ? (uint64_t)st.st_size : 0, need, reads);
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	if (ret)
-		fprintf(stderr, "iobench: job '%s': cannot lay out '%s' (%llu bytes): %s\n", job->o.name,
-			path, (unsigned long long)need, strerror(-ret));
+		fprintf(stderr, "iobench: job '%s': cannot lay out '%s' (%llu bytes): %s\n", o->name, path,
+			(unsigned long long)need, strerror(-ret));
 	return ret;
+}
+
+/* How many files of this clone are missing or short, and their bytes (for the notice). */
+static unsigned short_files(const struct clone_result *c, uint64_t *bytes)
+{
+	unsigned n = 0;
+	*bytes = 0;
+	for (unsigned k = 0; k < c->plan.nfiles; k++) {
+		struct stat st;
+		const struct clone_file *f = &c->plan.files[k];
+		if (stat(f->path, &st) == 0 && (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= f->file_size))
+			continue;
+		n++;
+		*bytes += f->file_size;
+	}
+	return n;
 }
 
 int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
@@ -113,17 +176,22 @@ int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		const struct job *job = &rc->cfg->jobs[c->job];
 		if (job->groupid != g || (engine_find(job->o.ioengine)->flags & ENGINE_NO_FILE))
 			continue;
-		bool seen = false;
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = rc->cfg->jobs[rc->clones[k].job].groupid == g &&
-			       strcmp(rc->clones[k].path, c->path) == 0;
-		if (seen)
-			continue;
-		bool reads;
-		uint64_t need = path_need(rc, g, c->path, &reads);
-		int ret = layout_one(job, c->path, need, reads, notes);
-		if (ret)
-			return ret;
+		uint64_t bytes;
+		unsigned n = short_files(c, &bytes);
+		if (n && notes)
+			fprintf(notes, "%s: Laying out IO file%s (%u file%s / %s%lluMiB)\n", job->o.name,
+				n > 1 ? "s" : "", n, n > 1 ? "s" : "", n > 1 ? "total " : "",
+				(unsigned long long)(bytes >> 20));
+		for (unsigned k = 0; k < c->plan.nfiles; k++) {
+			const char *path = c->plan.files[k].path;
+			if (seen_before(rc, g, i, k, path))
+				continue;
+			bool reads;
+			uint64_t need = path_need(rc, g, path, &reads);
+			int ret = layout_one(job, path, need, reads);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }

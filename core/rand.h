@@ -46,5 +46,24 @@ struct perm {
 void perm_init(struct perm *p, uint64_t n, struct rng *r);
 /* The next index of this pass; returns -1 (as uint64_t) when the pass is over. */
 uint64_t perm_next(struct perm *p);
+/* The bijection itself, applied to v < n (scatters ranks over [0, n)). */
+uint64_t perm_map(const struct perm *p, uint64_t v);
+
+/* Uniform double in [0, 1). */
+static inline double rng_unit(struct rng *r)
+{
+	return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Zipf ranks in [1, n] by rejection-inversion: constant memory and time. */
+struct zipf {
+	uint64_t n;
+	double s, h_x1, h_n, shift;
+};
+void zipf_init(struct zipf *z, uint64_t n, double theta);
+uint64_t zipf_next(const struct zipf *z, struct rng *r);
+
+/* Standard normal deviate (Box-Muller). */
+double rng_gauss(struct rng *r);
 
 #endif

@@ -43,8 +43,10 @@ struct job *run_cfg_add_job(struct run_cfg *cfg)
 
 void run_ctx_free(struct run_ctx *rc)
 {
-	for (size_t i = 0; i < rc->nclones; i++)
+	for (size_t i = 0; i < rc->nclones; i++) {
 		free(rc->clones[i].ts);
+		files_plan_free(&rc->clones[i].plan);
+	}
 	free(rc->clones);
 	free(rc->units);
 	free(rc->groups);
@@ -64,43 +66,6 @@ static void assign_groups(struct run_ctx *rc)
 		job->groupid = g;
 	}
 	rc->ngroups = rc->cfg->njobs ? g + 1 : 0;
-}
-
-static int clone_path(const struct job_opts *o, unsigned clone, char *out, size_t len)
-{
-	int n;
-	if (o->filename[0] && (o->filename[0] == '/' || !o->directory[0]))
-		n = snprintf(out, len, "%s", o->filename);
-	else if (o->filename[0])
-		n = snprintf(out, len, "%s/%s", o->directory, o->filename);
-	else if (o->directory[0])
-		n = snprintf(out, len, "%s/%s.%u.0", o->directory, o->name, clone);
-	else
-		n = snprintf(out, len, "%s.%u.0", o->name, clone);
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-/* The bytes a clone works on: size=, else what the file or device holds. */
-static int clone_region(const struct job *job, struct clone_result *c, bool no_file)
-{
-	const struct job_opts *o = &job->o;
-	if (o->size) {
-		c->region_bytes = o->size;
-		return 0;
-	}
-	if (no_file) {
-		fprintf(stderr, "iobench: job '%s': size: the null engine needs a size\n", o->name);
-		return -EINVAL;
-	}
-	uint64_t bytes;
-	int ret = layout_target_size(c->path, &bytes);
-	if (ret || bytes == 0) {
-		fprintf(stderr, "iobench: job '%s': size: not given, and '%s' %s\n", o->name, c->path,
-			ret ? "does not exist" : "is empty");
-		return -EINVAL;
-	}
-	c->region_bytes = bytes;
-	return 0;
 }
 
 static int check_job(const struct job *job, const struct run_cfg *cfg)
@@ -154,11 +119,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			struct clone_result *c = &rc->clones[rc->nclones++];
 			c->job = i;
 			c->clone = k;
-			if (clone_path(&job->o, k, c->path, sizeof(c->path))) {
-				fprintf(stderr, "iobench: job '%s': filename: path is too long\n", job->o.name);
-				return -EINVAL;
-			}
-			if (clone_region(job, c, no_file))
+			if (files_plan(&job->o, k, no_file, &c->plan))
 				return -EINVAL;
 			c->ts = calloc(1, sizeof(*c->ts));
 			if (!c->ts)
@@ -181,9 +142,13 @@ static void *thread_main(void *p)
 	return NULL;
 }
 
-static uint64_t clone_seed(size_t job, unsigned clone)
+/* randrepeat (the default): the same sequence every run; randseed: the user's. */
+static uint64_t clone_seed(const struct job_opts *o, size_t job, unsigned clone)
 {
-	return 0x5eed0000ULL ^ ((uint64_t)job << 32) ^ clone;
+	uint64_t base = o->randseed_set ? o->randseed : 0x5eed0000ULL ^ ((uint64_t)job << 32);
+	if (!o->randrepeat && !o->randseed_set)
+		base ^= clock_now_ns();
+	return base + clone * 0x9e3779b97f4a7c15ULL;
 }
 
 /* unlink=1: remove the files of group g's jobs once all its clones are done. */
@@ -195,10 +160,13 @@ static void unlink_group_files(struct run_ctx *rc, unsigned g)
 		if (job->groupid != g || !job->o.unlink ||
 		    (engine_find(job->o.ioengine)->flags & ENGINE_NO_FILE))
 			continue;
-		struct stat st;
-		if (stat(c->path, &st) == 0 && S_ISREG(st.st_mode) && unlink(c->path) < 0)
-			fprintf(stderr, "iobench: job '%s': cannot remove '%s': %s\n", job->o.name, c->path,
-				strerror(errno));
+		for (unsigned k = 0; k < c->plan.nfiles; k++) {
+			const char *path = c->plan.files[k].path;
+			struct stat st;
+			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) < 0)
+				fprintf(stderr, "iobench: job '%s': cannot remove '%s': %s\n", job->o.name, path,
+					strerror(errno));
+		}
 	}
 }
 
@@ -218,9 +186,9 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		struct worker *w = &args[i].w;
 		w->o = &job->o;
 		w->ops = engine_find(job->o.ioengine);
-		snprintf(w->path, sizeof(w->path), "%s", c->path);
-		w->region_bytes = c->region_bytes;
-		w->seed = clone_seed(c->job, c->clone);
+		w->plan = &c->plan;
+		w->clone = c->clone;
+		w->seed = clone_seed(&job->o, c->job, c->clone);
 		w->stop = &rc->stop;
 		w->ts = c->ts;
 		int err = pthread_create(&args[i].tid, NULL, thread_main, &args[i]);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "core/files.h"
 #include "core/job.h"
 #include "core/stats.h"
 
@@ -41,8 +42,7 @@ void run_cfg_free(struct run_cfg *cfg);
 struct clone_result {
 	size_t job;              /* index into cfg->jobs */
 	unsigned clone;          /* 0 .. numjobs-1 */
-	char path[PATH_MAX];
-	uint64_t region_bytes;
+	struct file_plan plan;   /* its files, regions and amount of I/O */
 	struct thread_stats *ts;
 	int err;
 	uint64_t elapsed_s;

@@ -130,6 +130,8 @@ void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src
 	dst->total_complete += src->total_complete;
 	for (int i = 0; i <= DDIR_NR; i++)
 		dst->issued[i] += src->issued[i];
+	series_merge(&dst->sync_lat, &src->sync_lat);
+	hist_merge(&dst->sync_hist, &src->sync_hist);
 	if (src->runtime_ms > dst->runtime_ms)
 		dst->runtime_ms = src->runtime_ms;
 	dst->job_runtime_ms += src->job_runtime_ms;

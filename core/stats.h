@@ -77,6 +77,8 @@ struct thread_stats {
 	uint64_t complete_map[DEPTH_MAP_NR];
 	uint64_t total_submit, total_complete; /* how many submit / reap calls */
 	uint64_t issued[DDIR_NR + 1];          /* rwts: read, write, trim, sync */
+	struct series sync_lat;                /* fsync/fdatasync, ns */
+	struct hist sync_hist;
 	uint64_t runtime_ms;                   /* of the measured part; merged: longest */
 	uint64_t job_runtime_ms;               /* merged: summed over clones */
 	uint64_t usr_us, sys_us;

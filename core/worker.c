@@ -1,157 +1,71 @@
-/* The submit/reap loop. Per I/O: no locks, no allocation, no syscalls but the I/O's own;
- * one clock read per timestamp (prepare, submit batch, reap batch). */
+/* One clone's life: set up its files and engine, run the submit/reap loop, clean up.
+ * Per I/O: no locks, no allocation, no syscalls but the I/O's own; one clock read per
+ * timestamp (prepare, submit batch, reap batch). */
 #include "core/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "core/rand.h"
+#include "core/worker_int.h"
 
 #define SAMPLE_NS (500 * NS_PER_MS) /* bw/iops sample interval, as fio's bw_avg_time */
 
-struct wstate {
-	struct worker *w;
-	const struct job_opts *o;
-	struct engine_ctx eng;
-	struct io_unit *units;
-	struct io_unit **free_units;
-	struct io_unit **pending;
-	unsigned nr_free, nr_pending, depth, inflight;
-	int fd;
-	void *bufmem;
-	bool sync;
-	struct rng rng;
-	struct perm perm;
-	uint64_t granule;
-	uint64_t seq_pos[DDIR_NR];
-	uint64_t issued_bytes, io_limit;
-	bool issuing_done, measuring;
-	uint64_t now, measure_start_ns, ramp_end_ns, deadline_ns;
-	uint64_t last_sample_ns, sample_bytes[DDIR_NR], sample_ios[DDIR_NR];
-	struct rusage ru0;
-};
+static const char *const ddir_word[DDIR_NR] = { "read", "write", "trim" };
+
+void worker_fail(struct wstate *s, int err)
+{
+	if (!s->w->err)
+		s->w->err = err;
+	if (!s->ts->error)
+		s->ts->error = -err;
+	s->issuing_done = true;
+}
 
 static uint64_t tv_us(struct timeval tv)
 {
 	return (uint64_t)tv.tv_sec * 1000000ULL + (uint64_t)tv.tv_usec;
 }
 
-static void fail(struct wstate *s, int err)
+/* ---- completion ---- */
+
+static bool error_tolerated(const struct wstate *s, enum ddir d)
 {
-	if (!s->w->err)
-		s->w->err = err;
-	if (!s->w->ts->error)
-		s->w->ts->error = -err;
-	s->issuing_done = true;
-}
-
-/* ---- setup ---- */
-
-static int alloc_units(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	uint64_t max_bs = o->bs[DDIR_READ] > o->bs[DDIR_WRITE] ? o->bs[DDIR_READ] : o->bs[DDIR_WRITE];
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t stride = (max_bs + page - 1) / page * page;
-
-	s->units = calloc(s->depth, sizeof(*s->units));
-	s->free_units = calloc(s->depth, sizeof(*s->free_units));
-	s->pending = calloc(s->depth, sizeof(*s->pending));
-	if (!s->units || !s->free_units || !s->pending)
-		return -ENOMEM;
-	if (posix_memalign(&s->bufmem, page, stride * s->depth))
-		return -ENOMEM;
-	/* Write data: random bytes, filled once (fio's default without refill_buffers). */
-	uint64_t *words = s->bufmem;
-	for (size_t i = 0; i < stride * s->depth / sizeof(uint64_t); i++)
-		words[i] = rng_next(&s->rng);
-	for (unsigned i = 0; i < s->depth; i++) {
-		s->units[i].index = i;
-		s->units[i].buf = (char *)s->bufmem + (size_t)i * stride;
-		s->units[i].fd = s->fd;
-		s->free_units[s->nr_free++] = &s->units[i];
-	}
-	return 0;
-}
-
-static int open_target(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	int flags = (job_has_dir(o, DDIR_WRITE) ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0);
-	int ret = engine_open_file(s->w->ops, &s->eng, s->w->path, flags, &s->fd);
-	if (ret)
-		fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", o->name, s->w->path,
-			strerror(-ret));
-	return ret;
-}
-
-static void setup_pattern(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	uint64_t g = 0;
-	for (int d = 0; d < DDIR_NR; d++)
-		if (job_has_dir(o, d) && (!g || o->bs[d] < g))
-			g = o->bs[d];
-	s->granule = g ? g : o->bs[DDIR_READ];
-	uint64_t blocks = s->w->region_bytes / s->granule;
-	s->io_limit = blocks * s->granule;
-	if (o->rw & RW_RANDOM)
-		perm_init(&s->perm, blocks ? blocks : 1, &s->rng);
-}
-
-/* ---- per I/O ---- */
-
-static enum ddir next_ddir(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	bool r = job_has_dir(o, DDIR_READ), wr = job_has_dir(o, DDIR_WRITE);
-	if (r && wr)
-		return rng_below(&s->rng, 100) < o->rwmixread ? DDIR_READ : DDIR_WRITE;
-	return wr ? DDIR_WRITE : DDIR_READ;
-}
-
-static uint64_t next_offset(struct wstate *s, enum ddir d, uint64_t len)
-{
-	uint64_t region = s->io_limit;
-	if (s->o->rw & RW_RANDOM) {
-		for (;;) {
-			uint64_t b = perm_next(&s->perm);
-			if (b == UINT64_MAX) { /* pass over: start a new one */
-				perm_init(&s->perm, s->perm.n, &s->rng);
-				continue;
-			}
-			if (b * s->granule + len <= region)
-				return b * s->granule;
-		}
-	}
-	if (s->seq_pos[d] + len > region)
-		s->seq_pos[d] = 0;
-	uint64_t off = s->seq_pos[d];
-	s->seq_pos[d] += len;
-	return off;
+	unsigned want = d == DDIR_READ ? CONT_READ : CONT_WRITE;
+	return (s->o->continue_on_error & want) != 0;
 }
 
 static void complete_one(struct wstate *s, struct io_unit *u, uint64_t t)
 {
-	struct thread_stats *ts = s->w->ts;
+	struct thread_stats *ts = s->ts;
 	s->free_units[s->nr_free++] = u;
 	if (u->result < 0) {
+		const char *path = s->files[0].cf->path;
+		for (unsigned i = 0; i < s->nfiles; i++)
+			if (s->files[i].fd == u->fd)
+				path = s->files[i].cf->path;
 		fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu\n",
-			s->o->name, s->w->path, strerror((int)-u->result),
-			u->ddir == DDIR_READ ? "read" : "write", (unsigned long long)u->offset,
-			(unsigned long long)u->len);
-		fail(s, (int)u->result);
+			s->o->name, path, strerror((int)-u->result), ddir_word[u->ddir],
+			(unsigned long long)u->offset, (unsigned long long)u->len);
+		if (error_tolerated(s, u->ddir)) {
+			if (!ts->error)
+				ts->error = (int)-u->result;
+			return;
+		}
+		worker_fail(s, (int)u->result);
 		return;
 	}
 	uint64_t bytes = (uint64_t)u->result;
 	s->sample_bytes[u->ddir] += bytes;
 	s->sample_ios[u->ddir]++;
+	s->rate_bytes[u->ddir] += bytes;
+	s->rate_ios[u->ddir]++;
 	if (!s->measuring)
 		return;
 	struct dir_stats *ds = &ts->dir[u->ddir];
@@ -166,68 +80,18 @@ static void complete_one(struct wstate *s, struct io_unit *u, uint64_t t)
 	ts->lat_buckets[lat_bucket(clat)]++;
 }
 
-static void commit_pending(struct wstate *s);
-
-/* Prepare and queue I/Os until the depth is full or there is nothing left to issue.
- * Each is handed over as it comes (fio's default iodepth_batch_submit=1); the depth the
- * queue reached is what the IO depths map records for them. */
-static void fill_queue(struct wstate *s)
-{
-	struct thread_stats *ts = s->w->ts;
-	unsigned submitted = 0;
-	while (s->nr_free && !s->issuing_done) {
-		if (atomic_load_explicit(s->w->stop, memory_order_relaxed) ||
-		    (!s->o->time_based && s->issued_bytes >= s->io_limit)) {
-			s->issuing_done = true;
-			break;
-		}
-		struct io_unit *u = s->free_units[--s->nr_free];
-		u->ddir = next_ddir(s);
-		u->len = s->o->bs[u->ddir];
-		u->offset = next_offset(s, u->ddir, u->len);
-		u->fd = s->fd;
-		s->now = u->start_ns = u->issue_ns = clock_now_ns();
-		int r = engine_queue(s->w->ops, &s->eng, u);
-		if (r == Q_BUSY) {
-			s->free_units[s->nr_free++] = u;
-			break;
-		}
-		if (r < 0) {
-			s->free_units[s->nr_free++] = u;
-			fail(s, r);
-			break;
-		}
-		s->issued_bytes += u->len;
-		ts->issued[u->ddir]++;
-		if (r == Q_COMPLETED) {
-			s->now = clock_now_ns();
-			ts->depth_map[0]++;
-			ts->submit_map[batch_bucket(1)]++;
-			ts->complete_map[batch_bucket(1)]++;
-			ts->total_submit++;
-			ts->total_complete++;
-			complete_one(s, u, s->now);
-			return; /* let the caller check the time */
-		}
-		s->pending[s->nr_pending++] = u;
-		s->inflight++;
-		submitted++;
-		commit_pending(s);
-	}
-	if (submitted)
-		ts->depth_map[depth_bucket(s->inflight)] += submitted;
-}
+/* ---- submit ---- */
 
 static void commit_pending(struct wstate *s)
 {
-	struct thread_stats *ts = s->w->ts;
+	struct thread_stats *ts = s->ts;
 	if (!s->nr_pending)
 		return;
 	int ret = engine_commit(s->w->ops, &s->eng);
 	s->now = clock_now_ns();
 	if (ret < 0) {
 		fprintf(stderr, "iobench: job '%s': submit failed: %s\n", s->o->name, strerror(-ret));
-		fail(s, ret);
+		worker_fail(s, ret);
 		s->inflight -= s->nr_pending;
 		for (unsigned i = 0; i < s->nr_pending; i++)
 			s->free_units[s->nr_free++] = s->pending[i];
@@ -245,33 +109,186 @@ static void commit_pending(struct wstate *s)
 	s->nr_pending = 0;
 }
 
-static void reap(struct wstate *s)
+/* Wait for completions: at least min, or until timeout_ns (0 = no timeout). */
+static void reap_some(struct wstate *s, unsigned min, uint64_t timeout_ns)
 {
-	struct thread_stats *ts = s->w->ts;
-	bool must_wait = s->nr_free == 0 || s->issuing_done;
-	if (!s->inflight || !must_wait)
-		return;
-	int n = engine_getevents(s->w->ops, &s->eng, 1, s->inflight);
+	struct timespec ts = { (time_t)(timeout_ns / NS_PER_SEC), (long)(timeout_ns % NS_PER_SEC) };
+	unsigned max = s->complete_max && s->complete_max < s->inflight ? s->complete_max : s->inflight;
+	int n = engine_getevents(s->w->ops, &s->eng, min, max, timeout_ns ? &ts : NULL);
 	s->now = clock_now_ns();
 	if (n < 0) {
 		fprintf(stderr, "iobench: job '%s': reaping I/O failed: %s\n", s->o->name, strerror(-n));
-		fail(s, n);
+		worker_fail(s, n);
 		s->inflight = 0; /* nothing more can be reaped */
 		return;
 	}
 	for (int i = 0; i < n; i++)
 		complete_one(s, engine_event(s->w->ops, &s->eng, (unsigned)i), s->now);
 	s->inflight -= (unsigned)n;
-	ts->complete_map[batch_bucket((unsigned)n)]++;
-	ts->total_complete++;
+	if (n) {
+		s->ts->complete_map[batch_bucket((unsigned)n)]++;
+		s->ts->total_complete++;
+	}
 }
 
-/* ---- time: ramp, samples, deadline ---- */
+static void drain(struct wstate *s)
+{
+	commit_pending(s);
+	while (s->inflight)
+		reap_some(s, s->inflight, 0);
+}
+
+/* fsync=N / fdatasync=N / end_fsync: the queue drained, then the call, timed. */
+static void sync_file(struct wstate *s, struct wfile *f, bool datasync)
+{
+	if (f->fd < 0)
+		return;
+	drain(s);
+	uint64_t t0 = clock_now_ns();
+	int ret = datasync ? fdatasync(f->fd) : fsync(f->fd);
+	s->now = clock_now_ns();
+	if (ret < 0) {
+		int err = -errno;
+		fprintf(stderr, "iobench: job '%s': %s of %s failed: %s\n", s->o->name,
+			datasync ? "fdatasync" : "fsync", f->cf->path, strerror(-err));
+		worker_fail(s, err);
+		return;
+	}
+	s->ts->issued[DDIR_NR]++;
+	if (s->measuring) {
+		series_add(&s->ts->sync_lat, s->now - t0);
+		hist_record(&s->ts->sync_hist, s->now - t0);
+	}
+}
+
+static void after_write(struct wstate *s, struct wfile *f)
+{
+	const struct job_opts *o = s->o;
+	f->written = true;
+	if (o->fsync_blocks && ++f->writes_since_fsync >= o->fsync_blocks) {
+		f->writes_since_fsync = 0;
+		sync_file(s, f, false);
+	}
+	if (o->fdatasync_blocks && ++f->writes_since_fdatasync >= o->fdatasync_blocks) {
+		f->writes_since_fdatasync = 0;
+		sync_file(s, f, true);
+	}
+}
+
+static bool out_of_work(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	if (atomic_load_explicit(s->w->stop, memory_order_relaxed))
+		return true;
+	if (o->number_ios && s->issued_ios >= o->number_ios)
+		return true;
+	return !o->time_based && s->issued_bytes >= s->io_limit;
+}
+
+/* Queue one I/O. Returns false when the caller should stop filling for now. */
+static bool issue_one(struct wstate *s)
+{
+	struct thread_stats *ts = s->ts;
+	const struct job_opts *o = s->o;
+	enum ddir d = offsets_next_ddir(s);
+	uint64_t wait = pace_wait_ns(s, d);
+	if (wait) {
+		commit_pending(s);
+		if (s->inflight)
+			reap_some(s, 1, wait);
+		else
+			pace_sleep_ns(wait), s->now = clock_now_ns();
+		return false;
+	}
+	uint64_t len = offsets_next_len(s, d);
+	if (!o->time_based && s->issued_bytes + len > s->io_limit)
+		len = s->io_limit - s->issued_bytes; /* the last I/O takes what is left */
+	struct wfile *f = offsets_next_file(s);
+	struct io_unit *u = s->free_units[--s->nr_free];
+	u->ddir = d;
+	u->len = len;
+	u->offset = offsets_next(s, f, d, len);
+	u->fd = f->fd;
+	if (d == DDIR_WRITE)
+		buffers_fill(s, u);
+	s->now = u->start_ns = u->issue_ns = clock_now_ns();
+	int r = engine_queue(s->w->ops, &s->eng, u);
+	if (r == Q_BUSY) {
+		s->free_units[s->nr_free++] = u;
+		commit_pending(s);
+		return false;
+	}
+	if (r < 0) {
+		s->free_units[s->nr_free++] = u;
+		worker_fail(s, r);
+		return false;
+	}
+	s->issued_bytes += len;
+	s->issued_ios++;
+	ts->issued[d]++;
+	pace_issued(s, d, len);
+	if (r == Q_COMPLETED) {
+		s->now = clock_now_ns();
+		ts->depth_map[0]++;
+		ts->submit_map[batch_bucket(1)]++;
+		ts->complete_map[batch_bucket(1)]++;
+		ts->total_submit++;
+		ts->total_complete++;
+		complete_one(s, u, s->now);
+	} else {
+		s->pending[s->nr_pending++] = u;
+		s->inflight++;
+		s->fill_queued++;
+		if (s->nr_pending >= s->batch_submit || !s->nr_free)
+			commit_pending(s);
+	}
+	if (d == DDIR_WRITE && (o->fsync_blocks || o->fdatasync_blocks))
+		after_write(s, f);
+	if (pace_think_due(s)) {
+		drain(s);
+		pace_think(s);
+		return false;
+	}
+	return r != Q_COMPLETED; /* a sync engine lets the caller check the time */
+}
+
+/* Prepare and queue I/Os until the depth is full or there is nothing left to issue. The
+ * depth the queue reached is what the IO depths map records for them. */
+static void fill_queue(struct wstate *s)
+{
+	s->fill_queued = 0;
+	while (s->nr_free && !s->issuing_done) {
+		if (out_of_work(s)) {
+			s->issuing_done = true;
+			break;
+		}
+		if (!issue_one(s))
+			break;
+	}
+	commit_pending(s);
+	if (s->fill_queued)
+		s->ts->depth_map[depth_bucket(s->inflight)] += s->fill_queued;
+}
+
+static void reap(struct wstate *s)
+{
+	bool full = s->nr_free == 0;
+	if (!s->inflight || !(full || s->issuing_done))
+		return;
+	unsigned min = s->complete_min ? s->complete_min : 1;
+	if (full && s->depth_low < s->depth && s->inflight > s->depth_low)
+		min = s->inflight - s->depth_low;
+	if (min > s->inflight)
+		min = s->inflight;
+	reap_some(s, min, 0);
+}
+
+/* ---- time: ramp, samples, deadline, rate floors ---- */
 
 static void reset_stats(struct wstate *s)
 {
-	memset(s->w->ts, 0, sizeof(*s->w->ts));
-	s->w->ts->nr_threads = 1;
+	memset(s->ts, 0, sizeof(*s->ts));
+	s->ts->nr_threads = 1;
 	getrusage(RUSAGE_THREAD, &s->ru0);
 }
 
@@ -283,8 +300,8 @@ static void take_sample(struct wstate *s)
 	for (int d = 0; d < DDIR_NR; d++) {
 		if (!job_has_dir(s->o, d))
 			continue;
-		series_add(&s->w->ts->dir[d].bw_kib, s->sample_bytes[d] * 1000 / spent_ms / 1024);
-		series_add(&s->w->ts->dir[d].iops, s->sample_ios[d] * 1000 / spent_ms);
+		series_add(&s->ts->dir[d].bw_kib, s->sample_bytes[d] * 1000 / spent_ms / 1024);
+		series_add(&s->ts->dir[d].iops, s->sample_ios[d] * 1000 / spent_ms);
 	}
 	memset(s->sample_bytes, 0, sizeof(s->sample_bytes));
 	memset(s->sample_ios, 0, sizeof(s->sample_ios));
@@ -296,11 +313,13 @@ static void check_time(struct wstate *s)
 	if (!s->measuring && s->now >= s->ramp_end_ns) {
 		reset_stats(s);
 		s->measuring = true;
-		s->measure_start_ns = s->last_sample_ns = s->now;
+		s->measure_start_ns = s->last_sample_ns = s->rate_check_ns = s->now;
 		if (s->o->runtime_us)
 			s->deadline_ns = s->now + s->o->runtime_us * 1000;
 		memset(s->sample_bytes, 0, sizeof(s->sample_bytes));
 		memset(s->sample_ios, 0, sizeof(s->sample_ios));
+		memset(s->rate_bytes, 0, sizeof(s->rate_bytes));
+		memset(s->rate_ios, 0, sizeof(s->rate_ios));
 	}
 	/* A sample ends every full interval before the deadline (none at the very end). */
 	if (s->measuring && s->now - s->last_sample_ns >= SAMPLE_NS &&
@@ -308,11 +327,14 @@ static void check_time(struct wstate *s)
 		take_sample(s);
 	if (s->deadline_ns && s->now >= s->deadline_ns)
 		s->issuing_done = true;
+	int ret = pace_check_min(s);
+	if (ret)
+		worker_fail(s, ret);
 }
 
 static void finish_stats(struct wstate *s)
 {
-	struct thread_stats *ts = s->w->ts;
+	struct thread_stats *ts = s->ts;
 	struct rusage ru1;
 	getrusage(RUSAGE_THREAD, &ru1);
 	ts->runtime_ms = s->measuring ? (s->now - s->measure_start_ns) / NS_PER_MS : 0;
@@ -326,49 +348,168 @@ static void finish_stats(struct wstate *s)
 
 static void run_loop(struct wstate *s)
 {
-	uint64_t start = clock_now_ns();
-	s->now = start;
-	s->ramp_end_ns = start + s->o->ramp_time_us * 1000;
+	s->now = s->start_ns = clock_now_ns();
+	s->ramp_end_ns = s->start_ns + s->o->ramp_time_us * 1000;
 	check_time(s);
 	while (!s->issuing_done || s->inflight) {
 		fill_queue(s);
 		reap(s);
 		check_time(s);
 	}
+	for (unsigned i = 0; i < s->nfiles && !s->w->err; i++)
+		if (s->files[i].written && (s->o->end_fsync || s->o->fsync_on_close))
+			sync_file(s, &s->files[i], false);
 	finish_stats(s);
+}
+
+/* ---- setup ---- */
+
+static int open_files(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	int flags = (job_has_dir(o, DDIR_WRITE) ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
+		    (o->sync_mode == SYNC_SYNC ? O_SYNC : o->sync_mode == SYNC_DSYNC ? O_DSYNC : 0) |
+		    (o->create_on_open ? O_CREAT : 0);
+	for (unsigned i = 0; i < s->nfiles; i++) {
+		struct wfile *f = &s->files[i];
+		int ret = engine_open_file(s->w->ops, &s->eng, f->cf->path, flags, &f->fd);
+		if (ret) {
+			fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", o->name, f->cf->path,
+				strerror(-ret));
+			return ret;
+		}
+		if (f->fd < 0)
+			continue;
+		if (o->invalidate)
+			posix_fadvise(f->fd, (off_t)f->cf->offset, (off_t)f->cf->region, POSIX_FADV_DONTNEED);
+		if (o->fadvise != FADV_NONE) {
+			bool rnd = o->fadvise == FADV_RANDOM || (o->fadvise == FADV_AUTO && (o->rw & RW_RANDOM));
+			posix_fadvise(f->fd, 0, 0, rnd ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+		}
+	}
+	return 0;
+}
+
+static void close_files(struct wstate *s)
+{
+	for (unsigned i = 0; s->files && i < s->nfiles; i++)
+		if (s->files[i].fd >= 0)
+			engine_close_file(s->w->ops, &s->eng, s->files[i].fd);
+}
+
+static int alloc_units(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	uint64_t max_bs = 0;
+	for (int d = 0; d < DDIR_NR; d++) {
+		uint64_t b = o->bs_max[d] > o->bs[d] ? o->bs_max[d] : o->bs[d];
+		for (unsigned i = 0; i < o->nbssplit[d]; i++)
+			if (o->bssplit[d][i].bs > b)
+				b = o->bssplit[d][i].bs;
+		if (job_has_dir(o, d) && b > max_bs)
+			max_bs = b;
+	}
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	s->buf_stride = (max_bs + page - 1) / page * page;
+	s->units = calloc(s->depth, sizeof(*s->units));
+	s->free_units = calloc(s->depth, sizeof(*s->free_units));
+	s->pending = calloc(s->depth, sizeof(*s->pending));
+	if (!s->units || !s->free_units || !s->pending)
+		return -ENOMEM;
+	if (posix_memalign(&s->bufmem, page, s->buf_stride * s->depth))
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->depth; i++) {
+		s->units[i].index = i;
+		s->units[i].buf = (char *)s->bufmem + (size_t)i * s->buf_stride;
+		s->free_units[s->nr_free++] = &s->units[i];
+	}
+	buffers_init(s);
+	return 0;
+}
+
+static void set_affinity(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	if (!o->ncpus_allowed)
+		return;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	unsigned want = s->w->clone % o->ncpus_allowed, seen = 0;
+	for (unsigned c = 0; c < CPUS_MAX && c < CPU_SETSIZE; c++) {
+		if (!(o->cpus_allowed[c / 64] & (1ULL << (c % 64))))
+			continue;
+		if (o->cpus_policy == CPUS_SHARED || seen == want)
+			CPU_SET(c, &set);
+		seen++;
+	}
+	int err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (err)
+		fprintf(stderr, "iobench: job '%s': cpus_allowed: %s\n", o->name, strerror(err));
+}
+
+static void setup_depth(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	s->sync = (s->w->ops->flags & ENGINE_SYNC) != 0;
+	s->depth = s->sync ? 1 : o->iodepth;
+	s->batch_submit = o->iodepth_batch_submit ? o->iodepth_batch_submit : s->depth;
+	if (s->batch_submit > s->depth)
+		s->batch_submit = s->depth;
+	s->complete_min = o->iodepth_batch_complete_min;
+	s->complete_max = o->iodepth_batch_complete_max;
+	s->depth_low = o->iodepth_low && o->iodepth_low < s->depth ? o->iodepth_low : s->depth;
+	s->eng.depth = s->depth;
+	s->eng.nr_units = s->depth;
+	s->eng.opts = o;
 }
 
 int worker_run(struct worker *w)
 {
-	struct wstate s = { .w = w, .o = w->o, .fd = -1 };
+	struct wstate s = { .w = w, .o = w->o, .ts = w->ts };
+	const struct job_opts *o = w->o;
 	int ret;
 
 	reset_stats(&s);
 	rng_seed(&s.rng, w->seed);
-	s.sync = (w->ops->flags & ENGINE_SYNC) != 0;
-	s.depth = s.sync ? 1 : w->o->iodepth;
-	s.eng.depth = s.depth;
-	s.eng.nr_units = s.depth;
-	s.eng.opts = w->o;
-	ret = open_target(&s);
-	if (ret)
+	rng_seed(&s.buf_rng, w->seed ^ 0xb0f);
+	set_affinity(&s);
+	if (o->startdelay_us[1]) {
+		uint64_t span = o->startdelay_us[1] - o->startdelay_us[0];
+		pace_sleep_ns((o->startdelay_us[0] + (span ? rng_below(&s.rng, span + 1) : 0)) * 1000);
+	}
+	setup_depth(&s);
+	s.nfiles = w->plan->nfiles;
+	s.io_limit = w->plan->io_limit;
+	s.files = calloc(s.nfiles, sizeof(*s.files));
+	if (!s.files) {
+		ret = -ENOMEM;
 		goto out;
+	}
+	for (unsigned i = 0; i < s.nfiles; i++) {
+		s.files[i].fd = -1;
+		s.files[i].cf = &w->plan->files[i];
+	}
+	ret = open_files(&s);
+	if (ret)
+		goto out_close;
 	ret = alloc_units(&s);
 	s.eng.units = s.units;
 	if (ret)
 		goto out_close;
 	ret = engine_init(w->ops, &s.eng);
 	if (ret) {
-		fprintf(stderr, "iobench: job '%s': engine %s: cannot start: %s\n", w->o->name,
-			w->ops->name, strerror(-ret));
+		fprintf(stderr, "iobench: job '%s': engine %s: cannot start: %s\n", o->name, w->ops->name,
+			strerror(-ret));
 		goto out_close;
 	}
-	setup_pattern(&s);
+	offsets_init(&s);
+	pace_init(&s);
 	run_loop(&s);
 	engine_cleanup(w->ops, &s.eng);
 out_close:
-	engine_close_file(w->ops, &s.eng, s.fd);
+	close_files(&s);
 out:
+	free(s.files);
 	free(s.units);
 	free(s.free_units);
 	free(s.pending);

@@ -8,11 +8,13 @@
 #include "core/engine.h"
 #include "core/stats.h"
 
+struct file_plan;
+
 struct worker {
 	const struct job_opts *o;
 	const struct engine_ops *ops;
-	char path[PATH_MAX];
-	uint64_t region_bytes;   /* the part of the file the job works on */
+	const struct file_plan *plan; /* files, regions, amount of I/O */
+	unsigned clone;          /* clone number, for cpus_allowed_policy=split */
 	uint64_t seed;
 	const atomic_bool *stop; /* set by a signal or exitall: stop issuing */
 	struct thread_stats *ts; /* written by this worker only */

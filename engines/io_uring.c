@@ -86,13 +86,22 @@ static unsigned uring_harvest(struct uring_data *ud, unsigned have, unsigned max
 	return n;
 }
 
-static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max)
+static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
+			   const struct timespec *timeout)
 {
 	struct uring_data *ud = ctx->priv;
 	unsigned have = uring_harvest(ud, 0, max);
 	while (have < min) {
 		struct io_uring_cqe *cqe;
-		int ret = io_uring_wait_cqe_nr(&ud->ring, &cqe, min - have);
+		int ret;
+		if (timeout) {
+			struct __kernel_timespec ts = { timeout->tv_sec, timeout->tv_nsec };
+			ret = io_uring_wait_cqes(&ud->ring, &cqe, min - have, &ts, NULL);
+			if (ret == -ETIME)
+				return (int)(have + uring_harvest(ud, have, max));
+		} else {
+			ret = io_uring_wait_cqe_nr(&ud->ring, &cqe, min - have);
+		}
 		if (ret < 0 && ret != -EINTR && ret != -EAGAIN)
 			return ret;
 		have += uring_harvest(ud, have, max);

@@ -88,12 +88,13 @@ static int libaio_commit(struct engine_ctx *ctx)
 	return 0;
 }
 
-static int libaio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max)
+static int libaio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
+			    const struct timespec *timeout)
 {
 	struct libaio_data *ld = ctx->priv;
 	int ret;
 	do {
-		ret = io_getevents(ld->ctx, (long)min, (long)max, ld->events, NULL);
+		ret = io_getevents(ld->ctx, (long)min, (long)max, ld->events, (struct timespec *)timeout);
 	} while (ret == -EINTR);
 	if (ret < 0)
 		return ret;

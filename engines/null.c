@@ -62,7 +62,8 @@ static int null_commit(struct engine_ctx *ctx)
 	return 0;
 }
 
-static int null_getevents(struct engine_ctx *ctx, unsigned min, unsigned max)
+static int null_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
+			  const struct timespec *timeout)
 {
 	struct null_data *nd = ctx->priv;
 	unsigned n = nd->nr_ready < max ? nd->nr_ready : max;

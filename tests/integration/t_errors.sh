@@ -26,7 +26,7 @@ refuses "unknown engine" "ioengine: unknown engine 'warp'" --name=j --ioengine=w
 refuses "unknown output format" "--output-format: unknown format 'xml'" --output-format=xml --name=j --ioengine=null --size=1m
 refuses "missing job file" "nope.fio: cannot open job file" nope.fio
 printf '[global]\nbs=4k\n[j]\nioengine=null\nsize=1m\nfrobnicate=3\n' >bad.fio
-refuses "unknown option in a job file names file and line" "bad.fio:6: unknown option 'frobnicate'" bad.fio
+refuses "unknown option in a job file names file and line" "bad.fio:6: job 'j': unknown option 'frobnicate'" bad.fio
 printf '[global]\nbs=4k\n[j]\nioengine=null\nsize=1m\nbs=4q\n' >badval.fio
 refuses "bad value in a job file names file and line" "badval.fio:6: job 'j': bs: cannot parse '4q'" badval.fio
 printf 'bs=4k\n[j]\n' >outside.fio

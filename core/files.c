@@ -1,0 +1,214 @@
+/* File planning. */
+#include "core/files.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/layout.h"
+#include "core/rand.h"
+
+uint64_t job_min_bs(const struct job_opts *o)
+{
+	uint64_t g = 0;
+	for (int d = 0; d < DDIR_NR; d++) {
+		if (!job_has_dir(o, d))
+			continue;
+		uint64_t b = o->bs_min[d] ? o->bs_min[d] : o->bs[d];
+		for (unsigned i = 0; i < o->nbssplit[d]; i++)
+			if (o->bssplit[d][i].pct && o->bssplit[d][i].bs < b)
+				b = o->bssplit[d][i].bs;
+		if (!g || b < g)
+			g = b;
+	}
+	return g ? g : o->bs[DDIR_READ];
+}
+
+int files_format_name(const char *fmt, const char *jobname, unsigned jobnum, unsigned filenum,
+		      char *out, size_t len)
+{
+	size_t o = 0;
+	for (const char *p = fmt; *p;) {
+		char num[32];
+		const char *sub = NULL;
+		size_t skip = 0;
+		if (!strncmp(p, "$jobname", 8)) {
+			sub = jobname;
+			skip = 8;
+		} else if (!strncmp(p, "$jobnum", 7)) {
+			snprintf(num, sizeof(num), "%u", jobnum);
+			sub = num;
+			skip = 7;
+		} else if (!strncmp(p, "$filenum", 8)) {
+			snprintf(num, sizeof(num), "%u", filenum);
+			sub = num;
+			skip = 8;
+		}
+		if (sub) {
+			size_t n = strlen(sub);
+			if (o + n >= len)
+				return -ENAMETOOLONG;
+			memcpy(out + o, sub, n);
+			o += n;
+			p += skip;
+			continue;
+		}
+		if (o + 1 >= len)
+			return -ENAMETOOLONG;
+		out[o++] = *p++;
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+static int add_file(struct file_plan *plan, const char *dir, const char *name)
+{
+	struct clone_file *f = realloc(plan->files, (plan->nfiles + 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	plan->files = f;
+	f = &plan->files[plan->nfiles++];
+	memset(f, 0, sizeof(*f));
+	int n = dir && dir[0] && name[0] != '/' ? snprintf(f->path, sizeof(f->path), "%s/%s", dir, name)
+						 : snprintf(f->path, sizeof(f->path), "%s", name);
+	return n < 0 || (size_t)n >= sizeof(f->path) ? -ENAMETOOLONG : 0;
+}
+
+static int add_dir_files(struct file_plan *plan, const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -errno;
+	int ret = 0;
+	struct dirent *e;
+	while (!ret && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char path[PATH_MAX];
+		struct stat st;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
+			continue;
+		if (lstat(path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < 32)
+			ret = add_dir_files(plan, path, depth + 1);
+		else if (S_ISREG(st.st_mode))
+			ret = add_file(plan, NULL, path);
+	}
+	closedir(d);
+	return ret;
+}
+
+static int plan_names(const struct job_opts *o, unsigned clone, struct file_plan *plan)
+{
+	int ret = 0;
+	if (o->opendir[0]) {
+		ret = add_dir_files(plan, o->opendir, 0);
+		if (ret)
+			fprintf(stderr, "iobench: job '%s': opendir: cannot read '%s': %s\n", o->name, o->opendir,
+				strerror(-ret));
+		else if (!plan->nfiles)
+			fprintf(stderr, "iobench: job '%s': opendir: no files in '%s'\n", o->name, o->opendir);
+		return ret ? ret : plan->nfiles ? 0 : -ENOENT;
+	}
+	if (o->filename[0]) {
+		char buf[PATH_MAX];
+		snprintf(buf, sizeof(buf), "%s", o->filename);
+		char *save = NULL;
+		for (char *t = strtok_r(buf, ":", &save); t && !ret; t = strtok_r(NULL, ":", &save))
+			ret = add_file(plan, o->directory, t);
+	} else {
+		for (unsigned k = 0; k < o->nrfiles && !ret; k++) {
+			char name[PATH_MAX];
+			ret = files_format_name(o->filename_format, o->name, clone, k, name, sizeof(name));
+			if (!ret)
+				ret = add_file(plan, o->directory, name);
+		}
+	}
+	if (ret)
+		fprintf(stderr, "iobench: job '%s': filename: %s\n", o->name,
+			ret == -ENAMETOOLONG ? "path is too long" : strerror(-ret));
+	return ret;
+}
+
+static uint64_t align_down(uint64_t v, uint64_t a)
+{
+	return a ? v / a * a : v;
+}
+
+/* One file's region from the options and, where needed, its present size. */
+static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles, bool no_file,
+		       struct rng *r, struct clone_file *f)
+{
+	uint64_t g = job_min_bs(o), real = 0;
+	f->exists = !no_file && layout_target_size(f->path, &real) == 0;
+	if (o->filesize_lo) {
+		uint64_t span = o->filesize_hi - o->filesize_lo;
+		f->file_size = align_down(o->filesize_lo + (span ? rng_below(r, span + 1) : 0), g);
+		if (!f->file_size)
+			f->file_size = o->filesize_lo;
+	}
+	uint64_t base = f->file_size ? f->file_size : real;
+	bool need_real = !o->filesize_lo && (o->size_pct || !o->size || o->offset_pct ||
+					     o->offset_increment_pct);
+	if (need_real && (!f->exists || !real)) {
+		fprintf(stderr, "iobench: job '%s': size: not given, and '%s' %s\n", o->name, f->path,
+			no_file ? "is not a file (the null engine needs a size)"
+				: f->exists ? "is empty" : "does not exist");
+		return -EINVAL;
+	}
+	f->offset = o->offset_pct ? align_down(base * o->offset_pct / 100, g) : o->offset;
+	f->offset += o->offset_increment_pct ? align_down(base * o->offset_increment_pct / 100, g) * clone
+					     : o->offset_increment * clone;
+	if (o->filesize_lo)
+		f->region = f->file_size > f->offset ? f->file_size - f->offset : 0;
+	else if (o->size_pct)
+		f->region = align_down(real * o->size_pct / 100, g);
+	else if (o->size)
+		f->region = o->size / nfiles;
+	else
+		f->region = real > f->offset ? real - f->offset : 0;
+	if (!f->file_size)
+		f->file_size = f->offset + f->region;
+	if (f->region < g) {
+		fprintf(stderr, "iobench: job '%s': '%s': the region (%llu bytes at offset %llu) is smaller "
+				"than the block size\n", o->name, f->path, (unsigned long long)f->region,
+			(unsigned long long)f->offset);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int files_plan(const struct job_opts *o, unsigned clone, bool no_file, struct file_plan *plan)
+{
+	struct rng r;
+	memset(plan, 0, sizeof(*plan));
+	int ret = plan_names(o, clone, plan);
+	if (ret)
+		return ret;
+	rng_seed(&r, 0xf11e5 ^ clone);
+	uint64_t total = 0, g = job_min_bs(o);
+	for (unsigned i = 0; i < plan->nfiles; i++) {
+		ret = plan_region(o, clone, plan->nfiles, no_file, &r, &plan->files[i]);
+		if (ret)
+			return ret;
+		total += align_down(plan->files[i].region, g);
+	}
+	/* With filesize, size only sets the default amount of I/O. */
+	if (o->filesize_lo && o->size && !o->io_size)
+		total = o->size;
+	uint64_t once = o->io_size ? o->io_size : total;
+	if (__builtin_mul_overflow(once, o->loops, &plan->io_limit))
+		plan->io_limit = UINT64_MAX;
+	return 0;
+}
+
+void files_plan_free(struct file_plan *plan)
+{
+	free(plan->files);
+	plan->files = NULL;
+	plan->nfiles = 0;
+}

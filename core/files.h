@@ -1,0 +1,38 @@
+/* Which files a clone works on, and where in them: names (filename lists,
+ * filename_format, opendir), regions (size, filesize, offset, offset_increment) and the
+ * amount of I/O (io_size, loops). Planned once before the run. */
+#ifndef IOBENCH_FILES_H
+#define IOBENCH_FILES_H
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/job.h"
+
+struct clone_file {
+	char path[PATH_MAX];
+	uint64_t offset;    /* start of the region */
+	uint64_t region;    /* bytes of the region */
+	uint64_t file_size; /* the size layout makes sure the file has */
+	bool exists;
+};
+
+struct file_plan {
+	struct clone_file *files;
+	unsigned nfiles;
+	uint64_t io_limit;  /* bytes to transfer, all files and loops together */
+};
+
+/* Plan clone `clone` of a job. no_file: the engine touches no files (null). Prints
+ * one line and returns -errno on a problem (a missing file without a size, ...). */
+int files_plan(const struct job_opts *o, unsigned clone, bool no_file, struct file_plan *plan);
+void files_plan_free(struct file_plan *plan);
+
+/* The smallest block size a job uses: offsets are multiples of it. */
+uint64_t job_min_bs(const struct job_opts *o);
+
+/* "$jobname.$jobnum.$filenum" -> "name.0.3". 0 or -ENAMETOOLONG. */
+int files_format_name(const char *fmt, const char *jobname, unsigned jobnum, unsigned filenum,
+		      char *out, size_t len);
+
+#endif

@@ -1,0 +1,194 @@
+/* Where the next I/O goes: which file, which direction, how long, which offset.
+ * Random offsets follow the job's distribution; the uniform one uses a per-pass random
+ * map (every block once), as fio does unless norandommap is set. */
+#include <math.h>
+#include <string.h>
+
+#include "core/worker_int.h"
+
+static void file_new_pass(struct wstate *s, struct wfile *f)
+{
+	f->pass_bytes = 0;
+	if (s->o->rw & RW_RANDOM)
+		perm_init(&f->perm, f->blocks ? f->blocks : 1, &s->rng);
+}
+
+void offsets_init(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	s->granule = job_min_bs(o);
+	for (unsigned i = 0; i < s->nfiles; i++) {
+		struct wfile *f = &s->files[i];
+		f->blocks = f->cf->region / s->granule;
+		file_new_pass(s, f);
+		/* Backwards sequential I/O (rw=read:-8k) starts at the region's end. */
+		if (o->rw_mod < 0)
+			for (int d = 0; d < DDIR_NR; d++)
+				f->pos[d] = f->blocks * s->granule - o->bs[d];
+	}
+	s->cur_file = 0;
+	s->file_ios_left = o->file_service_nr ? o->file_service_nr : 1;
+	if (o->dist.type == DIST_ZIPF)
+		zipf_init(&s->zipf, s->files[0].blocks, o->dist.param);
+}
+
+static bool pass_over(const struct wstate *s, const struct wfile *f)
+{
+	return f->pass_bytes >= f->blocks * s->granule;
+}
+
+struct wfile *offsets_next_file(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	if (s->nfiles == 1)
+		return &s->files[0];
+	struct wfile *f = &s->files[s->cur_file];
+	bool move = o->file_service == FS_SEQUENTIAL ? pass_over(s, f) : s->file_ios_left == 0;
+	if (move) {
+		if (o->file_service == FS_RANDOM)
+			s->cur_file = (unsigned)rng_below(&s->rng, s->nfiles);
+		else
+			s->cur_file = (s->cur_file + 1) % s->nfiles;
+		s->file_ios_left = o->file_service_nr ? o->file_service_nr : 1;
+		f = &s->files[s->cur_file];
+	}
+	if (o->file_service != FS_SEQUENTIAL)
+		s->file_ios_left--;
+	return f;
+}
+
+enum ddir offsets_next_ddir(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	bool r = job_has_dir(o, DDIR_READ), w = job_has_dir(o, DDIR_WRITE);
+	if (r && w)
+		return rng_below(&s->rng, 100) < o->rwmixread ? DDIR_READ : DDIR_WRITE;
+	return w ? DDIR_WRITE : DDIR_READ;
+}
+
+uint64_t offsets_next_len(struct wstate *s, enum ddir d)
+{
+	const struct job_opts *o = s->o;
+	if (o->nbssplit[d]) {
+		unsigned pick = (unsigned)rng_below(&s->rng, 100), cum = 0;
+		for (unsigned i = 0; i < o->nbssplit[d]; i++) {
+			cum += o->bssplit[d][i].pct;
+			if (pick < cum)
+				return o->bssplit[d][i].bs;
+		}
+		return o->bssplit[d][o->nbssplit[d] - 1].bs;
+	}
+	if (o->bs_max[d] > o->bs_min[d]) {
+		uint64_t steps = (o->bs_max[d] - o->bs_min[d]) / o->bs_min[d];
+		return o->bs_min[d] * (1 + rng_below(&s->rng, steps + 1));
+	}
+	return o->bs[d];
+}
+
+/* A block index from a skewed distribution: rank 0 is the hottest block. */
+static uint64_t skewed_block(struct wstate *s, struct wfile *f)
+{
+	const struct distribution *dist = &s->o->dist;
+	uint64_t n = f->blocks ? f->blocks : 1, rank;
+	switch (dist->type) {
+	case DIST_ZIPF:
+		rank = (zipf_next(&s->zipf, &s->rng) - 1) % n;
+		break;
+	case DIST_PARETO:
+		rank = (uint64_t)((double)n * pow(rng_unit(&s->rng), 1.0 / (1.0 - dist->param)));
+		break;
+	case DIST_NORMAL: {
+		double center = dist->center >= 0 ? dist->center : 0.5;
+		for (;;) {
+			double v = (double)n * center + rng_gauss(&s->rng) * (double)n * dist->param / 100.0;
+			if (v >= 0 && v < (double)n)
+				return (uint64_t)v;
+		}
+	}
+	default:
+		return rng_below(&s->rng, n);
+	}
+	if (rank >= n)
+		rank = n - 1;
+	if (dist->center >= 0)
+		return (rank + (uint64_t)(dist->center * (double)n)) % n;
+	return perm_map(&f->perm, rank); /* hot blocks scattered over the region */
+}
+
+static uint64_t zoned_block(struct wstate *s, struct wfile *f)
+{
+	const struct distribution *dist = &s->o->dist;
+	uint64_t n = f->blocks ? f->blocks : 1, start = 0;
+	unsigned pick = (unsigned)rng_below(&s->rng, 100), cum = 0;
+	for (unsigned i = 0; i < dist->nzones; i++) {
+		const struct dist_zone *z = &dist->zones[i];
+		uint64_t len = dist->type == DIST_ZONED ? n * z->size / 100 : z->size / s->granule;
+		if (start + len > n || i + 1 == dist->nzones)
+			len = n > start ? n - start : 0;
+		cum += z->access_pct;
+		if (pick < cum && len)
+			return start + rng_below(&s->rng, len);
+		start += len;
+	}
+	return rng_below(&s->rng, n);
+}
+
+static uint64_t random_block(struct wstate *s, struct wfile *f, uint64_t len)
+{
+	const struct job_opts *o = s->o;
+	uint64_t usable = f->blocks * s->granule;
+	for (;;) {
+		uint64_t b;
+		if (o->dist.type == DIST_ZONED || o->dist.type == DIST_ZONED_ABS)
+			b = zoned_block(s, f);
+		else if (o->dist.type != DIST_RANDOM)
+			b = skewed_block(s, f);
+		else if (o->norandommap)
+			b = rng_below(&s->rng, f->blocks ? f->blocks : 1);
+		else if ((b = perm_next(&f->perm)) == UINT64_MAX) {
+			file_new_pass(s, f);
+			continue;
+		}
+		if (b * s->granule + len <= usable)
+			return b * s->granule;
+		if (o->dist.type != DIST_RANDOM || o->norandommap)
+			return usable - len; /* skewed picks near the end: clamp */
+	}
+}
+
+static uint64_t sequential_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
+{
+	uint64_t usable = f->blocks * s->granule;
+	if (f->pos[d] + len > usable || (int64_t)f->pos[d] < 0)
+		f->pos[d] = s->o->rw_mod < 0 ? usable - len : 0;
+	uint64_t off = f->pos[d];
+	f->pos[d] = (uint64_t)((int64_t)(off + len) + s->o->rw_mod);
+	if (s->o->rw_mod < 0 && (int64_t)off + (int64_t)len + s->o->rw_mod < 0)
+		f->pos[d] = usable - len;
+	return off;
+}
+
+uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
+{
+	const struct job_opts *o = s->o;
+	uint64_t off;
+	f->pass_bytes += len;
+	if (!(o->rw & RW_RANDOM)) {
+		off = sequential_next(s, f, d, len);
+	} else if (s->mod_left) {
+		/* rw=randread:N: N I/Os per random offset, sequential or identical. */
+		s->mod_left--;
+		off = o->rw_sequencer == SEQ_IDENTICAL ? s->last_off : s->last_end[d];
+		if (off + len > f->blocks * s->granule)
+			off = random_block(s, f, len);
+	} else if (o->pct_random[d] < 100 && rng_below(&s->rng, 100) >= o->pct_random[d]) {
+		off = s->last_end[d] + len <= f->blocks * s->granule ? s->last_end[d] : 0;
+	} else {
+		off = random_block(s, f, len);
+		if (o->rw_mod > 1)
+			s->mod_left = (uint64_t)o->rw_mod - 1;
+	}
+	s->last_off = off;
+	s->last_end[d] = off + len;
+	return f->cf->offset + off;
+}

@@ -1,0 +1,109 @@
+/* Pacing: rate and rate_iops slots (linear or Poisson), thinktime, the rate floors. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "core/worker_int.h"
+
+void pace_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / NS_PER_SEC), (long)(ns % NS_PER_SEC) };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+void pace_init(struct wstate *s)
+{
+	for (int d = 0; d < DDIR_NR; d++)
+		s->next_issue_ns[d] = 0;
+	s->think_count = 0;
+}
+
+/* The gap one I/O of len bytes takes at the job's rate, in ns; 0 = unlimited. */
+static uint64_t slot_ns(const struct wstate *s, enum ddir d, uint64_t len)
+{
+	const struct job_opts *o = s->o;
+	double gap = 0.0;
+	if (o->rate[d])
+		gap = (double)len * 1e9 / (double)o->rate[d];
+	if (o->rate_iops[d]) {
+		double g = 1e9 / (double)o->rate_iops[d];
+		if (g > gap)
+			gap = g;
+	}
+	return (uint64_t)gap;
+}
+
+uint64_t pace_wait_ns(struct wstate *s, enum ddir d)
+{
+	if (!s->next_issue_ns[d] || s->now >= s->next_issue_ns[d])
+		return 0;
+	return s->next_issue_ns[d] - s->now;
+}
+
+void pace_issued(struct wstate *s, enum ddir d, uint64_t len)
+{
+	uint64_t gap = slot_ns(s, d, len);
+	if (!gap)
+		return;
+	if (s->o->rate_process == RATE_POISSON) {
+		double u = rng_unit(&s->rng);
+		gap = (uint64_t)(-log(1.0 - u) * (double)gap);
+	}
+	/* Slots follow a schedule from the first I/O, so a late one does not slow the rest. */
+	uint64_t base = s->next_issue_ns[d] ? s->next_issue_ns[d] : s->now;
+	s->next_issue_ns[d] = base + gap;
+}
+
+bool pace_think_due(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	if (!o->thinktime_us)
+		return false;
+	return ++s->think_count % (o->thinktime_blocks ? o->thinktime_blocks : 1) == 0;
+}
+
+void pace_think(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	uint64_t spin = o->thinktime_spin_us * 1000, total = o->thinktime_us * 1000;
+	uint64_t start = clock_now_ns();
+	if (spin > total)
+		spin = total;
+	while (clock_now_ns() - start < spin)
+		;
+	if (total > spin)
+		pace_sleep_ns(total - spin);
+	s->now = clock_now_ns();
+	/* Time spent thinking does not count against the rate schedule. */
+	for (int d = 0; d < DDIR_NR; d++)
+		if (s->next_issue_ns[d] && s->next_issue_ns[d] < s->now)
+			s->next_issue_ns[d] = s->now;
+}
+
+int pace_check_min(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	if (!s->measuring || s->now - s->rate_check_ns < NS_PER_SEC)
+		return 0;
+	double secs = (double)(s->now - s->rate_check_ns) / 1e9;
+	int ret = 0;
+	for (int d = 0; d < DDIR_NR && !ret; d++) {
+		double bw = (double)s->rate_bytes[d] / secs, iops = (double)s->rate_ios[d] / secs;
+		if (o->rate_min[d] && bw < (double)o->rate_min[d]) {
+			fprintf(stderr, "iobench: job '%s': min rate %llu B/s not met, got %.0f B/s\n", o->name,
+				(unsigned long long)o->rate_min[d], bw);
+			ret = -EIO;
+		} else if (o->rate_iops_min[d] && iops < (double)o->rate_iops_min[d]) {
+			fprintf(stderr, "iobench: job '%s': min rate %llu IOPS not met, got %.0f IOPS\n", o->name,
+				(unsigned long long)o->rate_iops_min[d], iops);
+			ret = -EIO;
+		}
+	}
+	for (int d = 0; d < DDIR_NR; d++)
+		s->rate_bytes[d] = s->rate_ios[d] = 0;
+	s->rate_check_ns = s->now;
+	return ret;
+}

@@ -1,0 +1,84 @@
+/* State shared by the worker's parts (worker.c, offsets.c, pace.c, buffers.c).
+ * Owned by one thread; nothing here is shared with other threads. */
+#ifndef IOBENCH_WORKER_INT_H
+#define IOBENCH_WORKER_INT_H
+#include <sys/resource.h>
+
+#include "core/files.h"
+#include "core/rand.h"
+#include "core/worker.h"
+
+struct wfile {
+	int fd;
+	const struct clone_file *cf;
+	uint64_t blocks;            /* granules in the region */
+	uint64_t pos[DDIR_NR];      /* sequential position, relative to the region */
+	struct perm perm;           /* the random map of this pass */
+	uint64_t pass_bytes;        /* issued in this pass */
+	uint64_t writes_since_fsync, writes_since_fdatasync;
+	bool written;
+};
+
+struct wstate {
+	struct worker *w;
+	const struct job_opts *o;
+	struct thread_stats *ts;
+	struct engine_ctx eng;
+	struct io_unit *units;
+	struct io_unit **free_units;
+	struct io_unit **pending;
+	unsigned nr_free, nr_pending, depth, inflight, fill_queued;
+	unsigned batch_submit, complete_min, complete_max, depth_low;
+	bool sync;
+	struct wfile *files;
+	unsigned nfiles, cur_file, file_ios_left;
+	void *bufmem;
+	size_t buf_stride;
+	struct rng rng;       /* offsets, directions, sizes */
+	struct rng buf_rng;   /* buffer contents */
+	struct zipf zipf;
+	uint64_t granule;
+	/* pattern */
+	uint64_t mod_left;    /* rw=mode:N: I/Os left before a new random offset */
+	uint64_t last_end[DDIR_NR];
+	uint64_t last_off;
+	/* amount */
+	uint64_t issued_bytes, issued_ios, io_limit;
+	bool issuing_done;
+	bool measuring;
+	/* time */
+	uint64_t now, start_ns, measure_start_ns, ramp_end_ns, deadline_ns;
+	uint64_t last_sample_ns, sample_bytes[DDIR_NR], sample_ios[DDIR_NR];
+	/* pacing */
+	uint64_t next_issue_ns[DDIR_NR];
+	uint64_t think_count;
+	uint64_t rate_check_ns, rate_bytes[DDIR_NR], rate_ios[DDIR_NR];
+	struct rusage ru0;
+};
+
+/* offsets.c */
+void offsets_init(struct wstate *s);
+struct wfile *offsets_next_file(struct wstate *s);
+uint64_t offsets_next_len(struct wstate *s, enum ddir d);
+uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len);
+enum ddir offsets_next_ddir(struct wstate *s);
+
+/* pace.c */
+void pace_init(struct wstate *s);
+/* Before an I/O of direction d: nanoseconds to wait for its rate slot (0 = go). */
+uint64_t pace_wait_ns(struct wstate *s, enum ddir d);
+void pace_issued(struct wstate *s, enum ddir d, uint64_t len);
+/* After an I/O is issued: should the job pause now (thinktime)? */
+bool pace_think_due(struct wstate *s);
+void pace_think(struct wstate *s);
+void pace_sleep_ns(uint64_t ns);
+/* Every second: rate_min / rate_iops_min; returns -errno when the floor is missed. */
+int pace_check_min(struct wstate *s);
+
+/* buffers.c */
+void buffers_init(struct wstate *s);
+void buffers_fill(struct wstate *s, struct io_unit *u);
+
+void worker_fail(struct wstate *s, int err);
+
+#endif
