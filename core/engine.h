@@ -15,6 +15,7 @@ struct io_unit {
 	uint64_t len;
 	int64_t result;     /* bytes transferred, or -errno */
 	int fd;
+	unsigned file_index; /* which of the clone's files (engine_ctx.fds[file_index] == fd) */
 	enum ddir ddir;
 	unsigned index;     /* position in the worker's array: engines key private state on it */
 	uint64_t start_ns;  /* when prepared */
@@ -38,6 +39,9 @@ struct engine_ctx {
 	unsigned depth;      /* most I/Os in flight */
 	struct io_unit *units;
 	unsigned nr_units;
+	size_t buf_len;      /* bytes of each unit's buffer */
+	const int *fds;      /* the clone's open files, known before init() */
+	unsigned nr_fds;
 	const struct job_opts *opts;
 };
 

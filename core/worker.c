@@ -209,6 +209,7 @@ static bool issue_one(struct wstate *s)
 	u->len = len;
 	u->offset = offsets_next(s, f, d, len);
 	u->fd = f->fd;
+	u->file_index = (unsigned)(f - s->files);
 	if (d == DDIR_WRITE)
 		buffers_fill(s, u);
 	s->now = u->start_ns = u->issue_ns = clock_now_ns();
@@ -494,6 +495,14 @@ int worker_run(struct worker *w)
 		goto out_close;
 	ret = alloc_units(&s);
 	s.eng.units = s.units;
+	s.eng.buf_len = s.buf_stride;
+	s.fds = calloc(s.nfiles, sizeof(*s.fds));
+	if (!ret && !s.fds)
+		ret = -ENOMEM;
+	for (unsigned i = 0; s.fds && i < s.nfiles; i++)
+		s.fds[i] = s.files[i].fd;
+	s.eng.fds = s.fds;
+	s.eng.nr_fds = s.nfiles;
 	if (ret)
 		goto out_close;
 	ret = engine_init(w->ops, &s.eng);
@@ -505,11 +514,12 @@ int worker_run(struct worker *w)
 	offsets_init(&s);
 	pace_init(&s);
 	run_loop(&s);
-	engine_cleanup(w->ops, &s.eng);
 out_close:
 	close_files(&s);
+	engine_cleanup(w->ops, &s.eng);
 out:
 	free(s.files);
+	free(s.fds);
 	free(s.units);
 	free(s.free_units);
 	free(s.pending);

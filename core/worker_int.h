@@ -31,6 +31,7 @@ struct wstate {
 	unsigned batch_submit, complete_min, complete_max, depth_low;
 	bool sync;
 	struct wfile *files;
+	int *fds;             /* the files' descriptors, for engines that register them */
 	unsigned nfiles, cur_file, file_ios_left;
 	void *bufmem;
 	size_t buf_stride;

@@ -1,7 +1,10 @@
-/* io_uring: submission and completion rings through liburing. */
+/* io_uring: submission and completion rings through liburing. Options: fixedbufs
+ * (registered buffers), registerfiles, sqthread_poll[_cpu] (kernel-side submission),
+ * hipri (IOPOLL), nonvectored=0 (readv/writev). */
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 
 #include "core/engine.h"
 
@@ -9,6 +12,7 @@ struct uring_data {
 	struct io_uring ring;
 	bool ring_ready;
 	struct io_unit **done;
+	struct iovec *iovs; /* one per unit: registered buffers and vectored commands */
 };
 
 static void uring_cleanup(struct engine_ctx *ctx)
@@ -19,7 +23,39 @@ static void uring_cleanup(struct engine_ctx *ctx)
 	if (ud->ring_ready)
 		io_uring_queue_exit(&ud->ring);
 	free(ud->done);
+	free(ud->iovs);
 	free(ud);
+}
+
+static int uring_setup(struct engine_ctx *ctx, struct uring_data *ud)
+{
+	const struct job_opts *o = ctx->opts;
+	struct io_uring_params p = { 0 };
+	if (o && o->hipri)
+		p.flags |= IORING_SETUP_IOPOLL;
+	if (o && o->sqthread_poll) {
+		p.flags |= IORING_SETUP_SQPOLL;
+		p.sq_thread_idle = 1000;
+		if (o->sqthread_poll_cpu >= 0) {
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = (unsigned)o->sqthread_poll_cpu;
+		}
+	}
+	int ret = io_uring_queue_init_params(ctx->depth, &ud->ring, &p);
+	if (ret < 0)
+		return ret;
+	ud->ring_ready = true;
+	if (o && o->fixedbufs) {
+		ret = io_uring_register_buffers(&ud->ring, ud->iovs, ctx->nr_units);
+		if (ret < 0)
+			return ret;
+	}
+	if (o && o->registerfiles && ctx->nr_fds) {
+		ret = io_uring_register_files(&ud->ring, ctx->fds, ctx->nr_fds);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
 static int uring_init(struct engine_ctx *ctx)
@@ -29,31 +65,49 @@ static int uring_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = ud;
 	ud->done = calloc(ctx->depth, sizeof(*ud->done));
-	if (!ud->done) {
+	ud->iovs = calloc(ctx->nr_units, sizeof(*ud->iovs));
+	int ret = ud->done && ud->iovs ? 0 : -ENOMEM;
+	for (unsigned i = 0; !ret && i < ctx->nr_units; i++) {
+		ud->iovs[i].iov_base = ctx->units[i].buf;
+		ud->iovs[i].iov_len = ctx->buf_len;
+	}
+	if (!ret)
+		ret = uring_setup(ctx, ud);
+	if (ret) {
 		uring_cleanup(ctx);
 		ctx->priv = NULL;
-		return -ENOMEM;
 	}
-	int ret = io_uring_queue_init(ctx->depth, &ud->ring, 0);
-	if (ret < 0) {
-		uring_cleanup(ctx);
-		ctx->priv = NULL;
-		return ret;
-	}
-	ud->ring_ready = true;
-	return 0;
+	return ret;
 }
 
 static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
 	struct uring_data *ud = ctx->priv;
+	const struct job_opts *o = ctx->opts;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&ud->ring);
 	if (!sqe)
 		return Q_BUSY;
-	if (u->ddir == DDIR_READ)
-		io_uring_prep_read(sqe, u->fd, u->buf, (unsigned)u->len, u->offset);
-	else
-		io_uring_prep_write(sqe, u->fd, u->buf, (unsigned)u->len, u->offset);
+	bool reg_file = o && o->registerfiles;
+	int fd = reg_file ? (int)u->file_index : u->fd;
+	bool rd = u->ddir == DDIR_READ;
+	if (o && o->fixedbufs) {
+		if (rd)
+			io_uring_prep_read_fixed(sqe, fd, u->buf, (unsigned)u->len, u->offset, (int)u->index);
+		else
+			io_uring_prep_write_fixed(sqe, fd, u->buf, (unsigned)u->len, u->offset, (int)u->index);
+	} else if (o && !o->nonvectored) {
+		ud->iovs[u->index].iov_len = u->len;
+		if (rd)
+			io_uring_prep_readv(sqe, fd, &ud->iovs[u->index], 1, u->offset);
+		else
+			io_uring_prep_writev(sqe, fd, &ud->iovs[u->index], 1, u->offset);
+	} else if (rd) {
+		io_uring_prep_read(sqe, fd, u->buf, (unsigned)u->len, u->offset);
+	} else {
+		io_uring_prep_write(sqe, fd, u->buf, (unsigned)u->len, u->offset);
+	}
+	if (reg_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data(sqe, u);
 	return Q_QUEUED;
 }

@@ -7,11 +7,21 @@ extern const struct engine_ops psync_engine_ops;
 extern const struct engine_ops libaio_engine_ops;
 extern const struct engine_ops io_uring_engine_ops;
 extern const struct engine_ops null_engine_ops;
+extern const struct engine_ops sync_engine_ops;
+extern const struct engine_ops pvsync_engine_ops;
+extern const struct engine_ops pvsync2_engine_ops;
+extern const struct engine_ops mmap_engine_ops;
+extern const struct engine_ops posixaio_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
+	&sync_engine_ops,
+	&pvsync_engine_ops,
+	&pvsync2_engine_ops,
 	&libaio_engine_ops,
 	&io_uring_engine_ops,
+	&posixaio_engine_ops,
+	&mmap_engine_ops,
 	&null_engine_ops,
 };
 
@@ -25,5 +35,5 @@ const struct engine_ops *engine_find(const char *name)
 
 const char *engine_names(void)
 {
-	return "psync, libaio, io_uring, null";
+	return "psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null";
 }

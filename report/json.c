@@ -147,9 +147,8 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	for (int d = 0; d < DDIR_NR; d++)
 		add_ddir(job, u, d, plus);
 	cJSON *sync = cJSON_AddObjectToObject(job, "sync");
-	jint(sync, "total_ios", 0);
-	struct series none = { 0 };
-	add_series(sync, "lat_ns", &none);
+	jint(sync, "total_ios", (int64_t)ts->sync_lat.n);
+	add_percentiles(add_series(sync, "lat_ns", &ts->sync_lat), &ts->sync_hist, false);
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
 	jint(job, "job_runtime", (int64_t)ts->job_runtime_ms);
 	jflt(job, "usr_cpu", run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0);

@@ -171,6 +171,11 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_c
 		if (ts->dir[d].total_ios || ts->dir[d].io_bytes)
 			show_ddir(out, u, d);
 	show_lat_buckets(out, ts);
+	if (ts->sync_lat.n) {
+		fprintf(out, "  fsync/fdatasync/sync_file_range:\n");
+		show_lat(out, "sync", &ts->sync_lat);
+		show_percentiles(out, "sync", &ts->sync_hist);
+	}
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
 	fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64 ", minf=%" PRIu64 "\n",
 		run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0,
