@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 			goto out_ctx;
 		}
 	}
-	if (signals_start(&sw, &rc.stop))
+	if (signals_start(&sw, &rc.stop, &rc.interrupted))
 		fprintf(stderr, "iobench: cannot watch signals; Ctrl-C will not print results\n");
 	bool normal = cfg.formats & FMT_NORMAL;
 	if (normal)
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 		goto out_file;
 	}
 	int rep_err = report_all(out, &rc);
-	status = run_err || rep_err || atomic_load(&rc.stop) ? 1 : 0;
+	status = run_err || rep_err || atomic_load(&rc.interrupted) ? 1 : 0;
 out_file:
 	if (out != stdout && fclose(out) && !status) {
 		fprintf(stderr, "iobench: --output: %s\n", strerror(errno));

@@ -7,13 +7,6 @@
 #include "core/clock.h"
 #include "core/worker_int.h"
 
-void pace_sleep_ns(uint64_t ns)
-{
-	struct timespec ts = { (time_t)(ns / NS_PER_SEC), (long)(ns % NS_PER_SEC) };
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 void pace_init(struct wstate *s)
 {
 	for (int d = 0; d < DDIR_NR; d++)
@@ -75,7 +68,7 @@ void pace_think(struct wstate *s)
 	while (clock_now_ns() - start < spin)
 		;
 	if (total > spin)
-		pace_sleep_ns(total - spin);
+		clock_sleep_ns(total - spin);
 	s->now = clock_now_ns();
 	/* Time spent thinking does not count against the rate schedule. */
 	for (int d = 0; d < DDIR_NR; d++)

@@ -48,6 +48,8 @@ void run_ctx_free(struct run_ctx *rc)
 		files_plan_free(&rc->clones[i].plan);
 	}
 	free(rc->clones);
+	free(rc->job_done);
+	rc->job_done = NULL;
 	free(rc->units);
 	free(rc->groups);
 	rc->clones = NULL;
@@ -92,6 +94,17 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 	return 0;
 }
 
+/* wait_for=NAME: the index of the job of that name in the same group, or -1. */
+static long find_waitee(const struct run_ctx *rc, const struct job *job)
+{
+	if (!job->o.wait_for[0])
+		return -1;
+	for (size_t i = 0; i < rc->cfg->njobs; i++)
+		if (&rc->cfg->jobs[i] != job && !strcmp(rc->cfg->jobs[i].o.name, job->o.wait_for))
+			return (long)i;
+	return -1;
+}
+
 int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 {
 	size_t total = 0;
@@ -107,8 +120,19 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		total += job->o.numjobs;
 	}
 	assign_groups(rc);
+	for (size_t i = 0; i < cfg->njobs; i++) {
+		const struct job *job = &cfg->jobs[i];
+		if (job->o.wait_for[0] && find_waitee(rc, job) < 0) {
+			fprintf(stderr, "iobench: job '%s': wait_for: no job named '%s'\n", job->o.name,
+				job->o.wait_for);
+			return -EINVAL;
+		}
+	}
 	if (cfg->parse_only)
 		return 0;
+	rc->job_done = calloc(cfg->njobs ? cfg->njobs : 1, sizeof(*rc->job_done));
+	if (!rc->job_done)
+		return -ENOMEM;
 	rc->clones = calloc(total ? total : 1, sizeof(*rc->clones));
 	if (!rc->clones)
 		return -ENOMEM;
@@ -133,14 +157,28 @@ struct thread_arg {
 	struct worker w;
 	pthread_t tid;
 	bool started;
+	struct run_ctx *rc;
+	size_t job;
+	long waitee;       /* wait_for: job index to wait for, or -1 */
 };
 
 static void *thread_main(void *p)
 {
 	struct thread_arg *a = p;
-	worker_run(&a->w);
+	struct run_ctx *rc = a->rc;
+	if (a->waitee >= 0) {
+		unsigned want = rc->cfg->jobs[a->waitee].o.numjobs;
+		while (atomic_load(&rc->job_done[a->waitee]) < want && !atomic_load(&rc->stop))
+			clock_sleep_ns(NS_PER_MS);
+	}
+	int err = worker_run(&a->w);
+	const struct job_opts *o = a->w.o;
+	if (o->exitall || (err && o->exitall_on_error))
+		atomic_store(&rc->stop, true);
+	atomic_fetch_add(&rc->job_done[a->job], 1);
 	return NULL;
 }
+
 
 /* randrepeat (the default): the same sequence every run; randseed: the user's. */
 static uint64_t clone_seed(const struct job_opts *o, size_t job, unsigned clone)
@@ -191,6 +229,9 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->seed = clone_seed(&job->o, c->job, c->clone);
 		w->stop = &rc->stop;
 		w->ts = c->ts;
+		args[i].rc = rc;
+		args[i].job = c->job;
+		args[i].waitee = find_waitee(rc, job);
 		int err = pthread_create(&args[i].tid, NULL, thread_main, &args[i]);
 		if (err) {
 			fprintf(stderr, "iobench: job '%s': cannot start a thread: %s\n", job->o.name,
@@ -224,8 +265,9 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 		int r = run_group(rc, g, notes);
 		if (r && !ret)
 			ret = r;
-		if (atomic_load(&rc->stop))
+		if (atomic_load(&rc->interrupted))
 			break;
+		atomic_store(&rc->stop, false); /* exitall ends its own group only */
 	}
 	struct timeval tv;
 	gettimeofday(&tv, NULL);

@@ -69,7 +69,9 @@ struct group_summary {
 
 struct run_ctx {
 	struct run_cfg *cfg;
-	atomic_bool stop;
+	atomic_bool stop;          /* the running jobs stop issuing (signal, exitall) */
+	atomic_bool interrupted;   /* a signal: no further groups */
+	atomic_uint *job_done;     /* per job: clones finished (wait_for) */
 	struct clone_result *clones;
 	size_t nclones;
 	unsigned ngroups;

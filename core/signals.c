@@ -26,7 +26,8 @@ static void *watch(void *p)
 			continue;
 		if (sig == SIGUSR2)
 			return NULL;
-		if (atomic_exchange(sw->stop, true)) {
+		atomic_store(sw->stop, true);
+		if (atomic_exchange(sw->interrupted, true)) {
 			fprintf(stderr, "iobench: second signal %d, exiting now\n", sig);
 			_exit(128 + sig);
 		}
@@ -34,11 +35,12 @@ static void *watch(void *p)
 	}
 }
 
-int signals_start(struct signal_watch *sw, atomic_bool *stop)
+int signals_start(struct signal_watch *sw, atomic_bool *stop, atomic_bool *interrupted)
 {
 	sigset_t set;
 	signal_set(&set);
 	sw->stop = stop;
+	sw->interrupted = interrupted;
 	sw->started = 0;
 	int err = pthread_sigmask(SIG_BLOCK, &set, NULL);
 	if (!err)

@@ -8,12 +8,13 @@
 
 struct signal_watch {
 	pthread_t tid;
-	atomic_bool *stop;
+	atomic_bool *stop;        /* the jobs stop issuing */
+	atomic_bool *interrupted; /* a signal came: no more groups, exit status 1 */
 	int started;
 };
 
 /* Call before any other thread starts. 0 or -errno. */
-int signals_start(struct signal_watch *sw, atomic_bool *stop);
+int signals_start(struct signal_watch *sw, atomic_bool *stop, atomic_bool *interrupted);
 void signals_stop(struct signal_watch *sw);
 
 #endif

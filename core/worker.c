@@ -197,7 +197,7 @@ static bool issue_one(struct wstate *s)
 		if (s->inflight)
 			reap_some(s, 1, wait);
 		else
-			pace_sleep_ns(wait), s->now = clock_now_ns();
+			clock_sleep_ns(wait), s->now = clock_now_ns();
 		return false;
 	}
 	uint64_t len = offsets_next_len(s, d);
@@ -476,7 +476,7 @@ int worker_run(struct worker *w)
 	set_affinity(&s);
 	if (o->startdelay_us[1]) {
 		uint64_t span = o->startdelay_us[1] - o->startdelay_us[0];
-		pace_sleep_ns((o->startdelay_us[0] + (span ? rng_below(&s.rng, span + 1) : 0)) * 1000);
+		clock_sleep_ns((o->startdelay_us[0] + (span ? rng_below(&s.rng, span + 1) : 0)) * 1000);
 	}
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;

@@ -72,7 +72,6 @@ void pace_issued(struct wstate *s, enum ddir d, uint64_t len);
 /* After an I/O is issued: should the job pause now (thinktime)? */
 bool pace_think_due(struct wstate *s);
 void pace_think(struct wstate *s);
-void pace_sleep_ns(uint64_t ns);
 /* Every second: rate_min / rate_iops_min; returns -errno when the floor is missed. */
 int pace_check_min(struct wstate *s);
 
