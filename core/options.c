@@ -31,7 +31,13 @@ static int set_int(struct job_opts *o, const struct option_def *def, const char 
 		   size_t errlen)
 {
 	int64_t i;
+	uint64_t sz;
 	int ret = parse_int(value, def->min, def->max, &i);
+	/* fio's integers take size suffixes too (buffer_compress_chunk=4k, number_ios=1m). */
+	if (ret == -EINVAL && parse_size(value, o->kb_base, &sz) == 0) {
+		ret = sz > (uint64_t)INT64_MAX || (int64_t)sz < def->min || (int64_t)sz > def->max ? -ERANGE : 0;
+		i = (int64_t)sz;
+	}
 	if (ret == -ERANGE)
 		snprintf(err, errlen, "'%s' is out of range (%lld to %lld)", value, (long long)def->min,
 			 (long long)def->max);

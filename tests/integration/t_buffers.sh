@@ -1,0 +1,50 @@
+#!/bin/sh
+# Issue 3: what write buffers hold: buffer_compress_percentage, zero_buffers,
+# refill_buffers, scramble_buffers, buffer_pattern, dedupe_percentage.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
+w() { # file, args...: 4 MiB of sequential 64 KiB writes
+	f=$1
+	shift
+	"$IOBENCH" --name=b --rw=write --bs=64k --size=4m --ioengine=psync --filename="$f" \
+		--output-format=json "$@" >/dev/null
+}
+blocks_unique() { # distinct 64 KiB blocks in a file
+	split -b 65536 -a 4 "$1" "$1.blk."
+	n=$(md5sum "$1".blk.* | awk '{ print $1 }' | sort -u | wc -l)
+	rm -f "$1".blk.*
+	echo "$n"
+}
+size=4194304
+
+w c50 --buffer_compress_percentage=50
+z=$(gzip -c c50 | wc -c)
+check "buffer_compress_percentage=50: gzip leaves about half ($z of $size bytes)" \
+	awk -v z="$z" -v s=$size 'BEGIN { exit !(z > s * 0.42 && z < s * 0.60) }'
+w c80 --buffer_compress_percentage=80 --buffer_compress_chunk=4k
+z=$(gzip -c c80 | wc -c)
+check "buffer_compress_percentage=80: gzip leaves about a fifth ($z bytes)" \
+	awk -v z="$z" -v s=$size 'BEGIN { exit !(z > s * 0.15 && z < s * 0.30) }'
+w rnd
+z=$(gzip -c rnd | wc -c)
+check "default data does not compress ($z bytes)" awk -v z="$z" -v s=$size 'BEGIN { exit !(z > s * 0.99) }'
+
+w zero --zero_buffers
+check "zero_buffers writes only zeros" cmp -s -n $size zero /dev/zero
+
+w refill --refill_buffers
+check "refill_buffers: every write differs (64 of 64 blocks distinct)" [ "$(blocks_unique refill)" -eq 64 ]
+w same --scramble_buffers=0
+check "without refill or scramble, every write repeats one buffer (1 distinct block)" [ "$(blocks_unique same)" -eq 1 ]
+w scr
+check "scramble_buffers (the default): every write differs" [ "$(blocks_unique scr)" -eq 64 ]
+
+w pat --buffer_pattern=0xdeadbeef
+check "buffer_pattern=0xdeadbeef fills the data with it" \
+	sh -c "[ \"\$(od -An -tx1 -v pat | tr -d ' \n' | sed 's/deadbeef//g')\" = '' ]"
+w str "--buffer_pattern='abc'"
+check "buffer_pattern='abc' fills the data with the text" sh -c "head -c 9 str | grep -qx abcabcabc"
+
+w dd --dedupe_percentage=50 --refill_buffers
+u=$(blocks_unique dd)
+check "dedupe_percentage=50: about half the blocks repeat ($u of 64 distinct)" [ "$u" -ge 20 ] && [ "$u" -le 44 ]
