@@ -59,7 +59,7 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test unit integration deps test-deps clean install uninstall asan tsan FORCE
+.PHONY: all run test unit integration deps test-deps clean install uninstall asan tsan docs FORCE
 all: iobench
 
 # Each flavour links in its own build folder; ./iobench is a copy of the last one built.
@@ -101,12 +101,18 @@ test: test-deps
 asan tsan:
 	@:
 
+# docs/options.md and docs/iobench.1 come from the option table (a test checks they match).
+docs: iobench
+	./iobench --dump-options=markdown > docs/options.md
+	./iobench --dump-options=man > docs/iobench.1
+
 install: iobench
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 iobench $(DESTDIR)$(PREFIX)/bin/iobench
+	install -m 0644 docs/iobench.1 $(DESTDIR)$(PREFIX)/share/man/man1/iobench.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/iobench
+	rm -f $(DESTDIR)$(PREFIX)/bin/iobench $(DESTDIR)$(PREFIX)/share/man/man1/iobench.1
 
 clean:
 	rm -rf build build-asan build-tsan iobench

@@ -92,6 +92,19 @@ static int program_option(const char *key, const char *val, const char *next, st
 		*exit_now = true;
 		return 1;
 	}
+	if (strcmp(key, "dump-options") == 0) {
+		/* For the docs: docs/options.md and the man page come from the table. */
+		if (val && !strcmp(val, "markdown"))
+			options_print_markdown(out);
+		else if (val && !strcmp(val, "man"))
+			options_print_man(out);
+		else {
+			fprintf(stderr, "iobench: --dump-options: markdown or man\n");
+			return -1;
+		}
+		*exit_now = true;
+		return 1;
+	}
 	if (strcmp(key, "section") == 0) {
 		if (!val) {
 			val = next;

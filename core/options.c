@@ -184,6 +184,16 @@ int options_print_help(FILE *out, const char *name)
 	return 0;
 }
 
+/* Markdown table cell text: a '|' would end the cell. */
+static void md_cell(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
 void options_print_markdown(FILE *out)
 {
 	const char *cat = NULL;
@@ -197,14 +207,34 @@ void options_print_markdown(FILE *out)
 			cat = d->category;
 			fprintf(out, "\n## %s\n\n| option | value | default | what it does |\n|---|---|---|---|\n", cat);
 		}
-		fprintf(out, "| `%s`%s%s%s | %s | %s | %s%s%s |\n", d->name, d->alias ? " (`" : "",
-			d->alias ? d->alias : "", d->alias ? "`)" : "", type_text(d), d->def ? d->def : "",
-			d->help, d->engines ? "; engines: " : "", d->engines ? d->engines : "");
+		fprintf(out, "| `%s`%s%s%s | ", d->name, d->alias ? " (`" : "", d->alias ? d->alias : "",
+			d->alias ? "`)" : "");
+		md_cell(out, type_text(d));
+		fprintf(out, " | ");
+		md_cell(out, d->def);
+		fprintf(out, " | ");
+		md_cell(out, d->help);
+		fprintf(out, "%s%s |\n", d->engines ? "; engines: " : "", d->engines ? d->engines : "");
 	}
 }
 
 void options_print_man(FILE *out)
 {
+	fprintf(out, ".TH IOBENCH 1 \"\" \"iobench %s\" \"User Commands\"\n"
+		     ".SH NAME\niobench \\- a fio-compatible storage benchmark\n"
+		     ".SH SYNOPSIS\n.B iobench\n[\\fIoptions\\fR] [\\fIjobfile\\fR]...\n"
+		     ".SH DESCRIPTION\n"
+		     "iobench takes fio's command lines and job files and prints fio's output formats.\n"
+		     "Options before the first \\fB\\-\\-name\\fR are global; each \\fB\\-\\-name\\fR starts a job.\n"
+		     ".SH PROGRAM OPTIONS\n"
+		     ".TP\n.BI \\-\\-output= file\nWrite the report to \\fIfile\\fR.\n"
+		     ".TP\n.BI \\-\\-output\\-format= fmt\nnormal, json or json+, comma-separated for several.\n"
+		     ".TP\n.B \\-\\-parse\\-only\nParse the options and job files, then exit.\n"
+		     ".TP\n.B \\-\\-showcmd\nPrint the job files as one command line.\n"
+		     ".TP\n.BI \\-\\-section= name\nRun only this job section (repeatable).\n"
+		     ".TP\n.B \\-\\-readonly\nRefuse every job that writes.\n"
+		     ".TP\n.BI \\-\\-cmdhelp[= option]\nHelp on one job option, or a list of all.\n"
+		     ".SH JOB OPTIONS\n", IOBENCH_VERSION);
 	for (size_t i = 0; i < option_count; i++) {
 		const struct option_def *d = &option_table[i];
 		fprintf(out, ".TP\n.BI %s \"\\fR=\\fP%s\"\n%s.", d->name, type_text(d), d->help);
@@ -214,4 +244,5 @@ void options_print_man(FILE *out)
 			fprintf(out, " Alias: %s.", d->alias);
 		fprintf(out, "\n");
 	}
+	fprintf(out, ".SH SEE ALSO\n.BR fio (1)\n");
 }
