@@ -82,9 +82,8 @@ static const struct opt_kv *last_engine(const struct opt_list *const *lists, siz
 	return found;
 }
 
-/* kb_base changes how every size reads, so it is applied before the rest. */
-static int apply_list(struct job_opts *o, const struct opt_list *l, const char *jobname,
-		      bool kb_base_pass)
+/* Options apply in order, as in fio: kb_base changes how the sizes after it read. */
+static int apply_list(struct job_opts *o, const struct opt_list *l, const char *jobname)
 {
 	char err[512];
 	for (size_t i = 0; i < l->n; i++) {
@@ -96,9 +95,6 @@ static int apply_list(struct job_opts *o, const struct opt_list *l, const char *
 			report(kv, jobname, what, "");
 			return -EINVAL;
 		}
-		bool is_kb = strcmp(def->name, "kb_base") == 0;
-		if (is_kb != kb_base_pass)
-			continue;
 		int ret = option_set(o, def, kv->value, err, sizeof(err));
 		if (ret) {
 			char what[300];
@@ -154,12 +150,11 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	}
 	options_defaults(o);
 	snprintf(o->name, sizeof(o->name), "%s", name);
-	for (int pass = 1; pass >= 0; pass--)
-		for (size_t i = 0; i < 3; i++) {
-			int ret = apply_list(o, lists[i], name, pass);
-			if (ret)
-				return ret;
-		}
+	for (size_t i = 0; i < 3; i++) {
+		int ret = apply_list(o, lists[i], name);
+		if (ret)
+			return ret;
+	}
 	/* A job's name is its section's; a name= option inside a section does not rename it. */
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	return check_engine_options(lists, 3, o->ioengine, name);

@@ -143,5 +143,6 @@ void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src
 	dst->nr_threads += src->nr_threads ? src->nr_threads : 1;
 	if (!dst->error)
 		dst->error = src->error;
+	dst->nr_errors += src->nr_errors;
 	dst->pure_sum_samples |= group;
 }

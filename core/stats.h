@@ -85,6 +85,7 @@ struct thread_stats {
 	uint64_t ctx, majf, minf;
 	uint64_t nr_threads;                   /* 1, or the clones merged into this */
 	int error;                             /* first errno seen, positive */
+	uint64_t nr_errors;                    /* I/O errors (continue_on_error goes on) */
 	bool pure_sum_samples;                 /* bw/iops samples were summed across clones */
 };
 

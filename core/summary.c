@@ -45,6 +45,7 @@ static void summarize_group(struct run_ctx *rc, struct group_summary *gs)
 		if (u->groupid != gs->groupid)
 			continue;
 		gs->kb_base = u->job->o.kb_base;
+		gs->unit_base = u->job->o.unit_base;
 		for (int d = 0; d < DDIR_NR; d++) {
 			uint64_t bw = unit_bw(u, d), run = u->ts.runtime_ms;
 			if (!u->ts.dir[d].total_ios && !u->ts.dir[d].io_bytes)

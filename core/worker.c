@@ -46,19 +46,15 @@ static void complete_one(struct wstate *s, struct io_unit *u, uint64_t t)
 	struct thread_stats *ts = s->ts;
 	s->free_units[s->nr_free++] = u;
 	if (u->result < 0) {
-		const char *path = s->files[0].cf->path;
-		for (unsigned i = 0; i < s->nfiles; i++)
-			if (s->files[i].fd == u->fd)
-				path = s->files[i].cf->path;
-		fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu\n",
-			s->o->name, path, strerror((int)-u->result), ddir_word[u->ddir],
-			(unsigned long long)u->offset, (unsigned long long)u->len);
-		if (error_tolerated(s, u->ddir)) {
-			if (!ts->error)
-				ts->error = (int)-u->result;
-			return;
-		}
-		worker_fail(s, (int)u->result);
+		/* The first error is reported in full; tolerated ones are counted (see finish). */
+		if (!ts->nr_errors++)
+			fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu\n",
+				s->o->name, s->files[u->file_index].cf->path, strerror((int)-u->result),
+				ddir_word[u->ddir], (unsigned long long)u->offset, (unsigned long long)u->len);
+		if (!ts->error)
+			ts->error = (int)-u->result;
+		if (!error_tolerated(s, u->ddir))
+			worker_fail(s, (int)u->result);
 		return;
 	}
 	uint64_t bytes = (uint64_t)u->result;
@@ -338,7 +334,8 @@ static void finish_stats(struct wstate *s)
 	struct thread_stats *ts = s->ts;
 	struct rusage ru1;
 	getrusage(RUSAGE_THREAD, &ru1);
-	ts->runtime_ms = s->measuring ? (s->now - s->measure_start_ns) / NS_PER_MS : 0;
+	/* Rounded up, as fio's: a job that did any I/O ran at least 1 ms. */
+	ts->runtime_ms = s->measuring ? (s->now - s->measure_start_ns + NS_PER_MS - 1) / NS_PER_MS : 0;
 	ts->job_runtime_ms = ts->runtime_ms;
 	ts->usr_us = tv_us(ru1.ru_utime) - tv_us(s->ru0.ru_utime);
 	ts->sys_us = tv_us(ru1.ru_stime) - tv_us(s->ru0.ru_stime);
@@ -360,6 +357,13 @@ static void run_loop(struct wstate *s)
 	for (unsigned i = 0; i < s->nfiles && !s->w->err; i++)
 		if (s->files[i].written && (s->o->end_fsync || s->o->fsync_on_close))
 			sync_file(s, &s->files[i], false);
+	if (s->ts->nr_errors > 1 || (s->ts->nr_errors && !s->w->err)) {
+		fprintf(stderr, "iobench: job '%s': %llu I/O error%s in all%s\n", s->o->name,
+			(unsigned long long)s->ts->nr_errors, s->ts->nr_errors > 1 ? "s" : "",
+			s->w->err ? "" : " (continue_on_error went on after them)");
+		if (!s->w->err)
+			s->w->err = -s->ts->error; /* results are short of what was asked */
+	}
 	finish_stats(s);
 }
 

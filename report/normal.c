@@ -9,6 +9,29 @@
 static const char *const ddir_name[DDIR_NR] = { "read", "write", "trim" };
 static const char *const ddir_upper[DDIR_NR] = { "   READ", "  WRITE", "   TRIM" };
 
+/* fio's unit choices: kb_base=1000 puts decimal units first, unit_base=1 shows rates in
+ * bits. Primary and secondary renderings of a rate or a size. */
+struct units {
+	bool si, bits;
+};
+
+static struct units units_of(const struct job_opts *o)
+{
+	return (struct units){ o->kb_base == 1000, o->unit_base == 1 };
+}
+
+static char *rate_txt(char *buf, size_t len, uint64_t bytes_per_sec, struct units u, bool primary)
+{
+	bool iec = primary ? !u.si : u.si;
+	return u.bits ? fmt_num(buf, len, bytes_per_sec * 8, 4, iec, UNIT_BIT_PER_SEC)
+		      : fmt_num(buf, len, bytes_per_sec, 4, iec, UNIT_BYTE_PER_SEC);
+}
+
+static char *size_txt(char *buf, size_t len, uint64_t bytes, struct units u, bool primary)
+{
+	return fmt_num(buf, len, bytes, 4, primary ? !u.si : u.si, UNIT_BYTE);
+}
+
 void report_normal_header(FILE *out, const struct run_ctx *rc)
 {
 	const struct run_cfg *cfg = rc->cfg;
@@ -16,14 +39,22 @@ void report_normal_header(FILE *out, const struct run_ctx *rc)
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		const struct job_opts *o = &cfg->jobs[i].o;
 		const struct engine_ops *ops = engine_find(o->ioengine);
+		struct units u = units_of(o);
+		uint64_t lo[DDIR_NR], hi[DDIR_NR];
+		for (int d = 0; d < DDIR_NR; d++) {
+			lo[d] = o->bs_min[d] ? o->bs_min[d] : o->bs[d];
+			hi[d] = o->bs_max[d] > lo[d] ? o->bs_max[d] : lo[d];
+			for (unsigned k = 0; k < o->nbssplit[d]; k++) {
+				uint64_t b1 = o->bssplit[d][k].bs;
+				lo[d] = k == 0 || b1 < lo[d] ? b1 : lo[d];
+				hi[d] = b1 > hi[d] ? b1 : hi[d];
+			}
+		}
 		fprintf(out, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
-			o->name, cfg->jobs[i].groupid, o->rw_text,
-			fmt_num(b[0], 32, o->bs[DDIR_READ], 4, true, UNIT_BYTE),
-			fmt_num(b[1], 32, o->bs[DDIR_READ], 4, true, UNIT_BYTE),
-			fmt_num(b[2], 32, o->bs[DDIR_WRITE], 4, true, UNIT_BYTE),
-			fmt_num(b[3], 32, o->bs[DDIR_WRITE], 4, true, UNIT_BYTE),
-			fmt_num(b[4], 32, o->bs[DDIR_TRIM], 4, true, UNIT_BYTE),
-			fmt_num(b[5], 32, o->bs[DDIR_TRIM], 4, true, UNIT_BYTE),
+			o->name, cfg->jobs[i].groupid, o->rw_text, size_txt(b[0], 32, lo[0], u, true),
+			size_txt(b[1], 32, hi[0], u, true), size_txt(b[2], 32, lo[1], u, true),
+			size_txt(b[3], 32, hi[1], u, true), size_txt(b[4], 32, lo[2], u, true),
+			size_txt(b[5], 32, hi[2], u, true),
 			o->ioengine, (ops && (ops->flags & ENGINE_SYNC)) ? 1 : o->iodepth);
 		if (o->numjobs > 1)
 			fprintf(out, "...\n");
@@ -93,7 +124,8 @@ static void show_samples(FILE *out, const struct report_unit *u, int d)
 	struct sample_summary bw = dir_bw_summary(&u->ts, d), io = dir_iops_summary(&u->ts, d);
 	if (!bw.samples)
 		return;
-	fprintf(out, "   bw (  KiB/s): min=%5" PRIu64 ", max=%5" PRIu64 ", per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
+	fprintf(out, "   bw (%s): min=", u->job->o.kb_base == 1000 ? "   kB/s" : "  KiB/s");
+	fprintf(out, "%5" PRIu64 ", max=%5" PRIu64 ", per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
 		bw.min, bw.max, u->bw_agg_pct[d], bw.mean, sample_summary_stddev(&bw), bw.samples);
 	fprintf(out, "   iops        : min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
 		io.min, io.max, io.mean, sample_summary_stddev(&io), io.samples);
@@ -106,11 +138,10 @@ static void show_ddir(FILE *out, const struct report_unit *u, int d)
 	uint64_t bw = run ? ds->io_bytes * 1000 / run : 0;
 	uint64_t iops = run ? ds->total_ios * 1000 / run : 0;
 	char a[32], b[32], c[32], e[32];
+	struct units un = units_of(&u->job->o);
 	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n", ddir_name[d],
-		fmt_num(a, sizeof(a), iops, 4, false, UNIT_NONE),
-		fmt_num(b, sizeof(b), bw, 4, true, UNIT_BYTE_PER_SEC),
-		fmt_num(c, sizeof(c), bw, 4, false, UNIT_BYTE_PER_SEC),
-		fmt_num(e, sizeof(e), ds->io_bytes, 4, true, UNIT_BYTE), run,
+		fmt_num(a, sizeof(a), iops, 4, false, UNIT_NONE), rate_txt(b, sizeof(b), bw, un, true),
+		rate_txt(c, sizeof(c), bw, un, false), size_txt(e, sizeof(e), ds->io_bytes, un, true), run,
 		d == DDIR_WRITE ? "; 0 zone resets" : "");
 	show_lat(out, "slat", &ds->slat);
 	show_lat(out, "clat", &ds->clat);
@@ -199,16 +230,13 @@ static void show_group(FILE *out, const struct group_summary *gs)
 	for (int d = 0; d < DDIR_NR; d++) {
 		if (!gs->max_run[d] && !gs->io_bytes[d])
 			continue;
+		struct units u = { gs->kb_base == 1000, gs->unit_base == 1 };
 		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64 "msec\n",
-			ddir_upper[d], fmt_num(s[0], 32, gs->agg_bw[d], 4, true, UNIT_BYTE_PER_SEC),
-			fmt_num(s[1], 32, gs->agg_bw[d], 4, false, UNIT_BYTE_PER_SEC),
-			fmt_num(s[2], 32, gs->min_bw[d], 4, true, UNIT_BYTE_PER_SEC),
-			fmt_num(s[3], 32, gs->max_bw[d], 4, true, UNIT_BYTE_PER_SEC),
-			fmt_num(s[4], 32, gs->min_bw[d], 4, false, UNIT_BYTE_PER_SEC),
-			fmt_num(s[5], 32, gs->max_bw[d], 4, false, UNIT_BYTE_PER_SEC),
-			fmt_num(s[6], 32, gs->io_bytes[d], 4, true, UNIT_BYTE),
-			fmt_num(s[7], 32, gs->io_bytes[d], 4, false, UNIT_BYTE), gs->min_run[d],
-			gs->max_run[d]);
+			ddir_upper[d], rate_txt(s[0], 32, gs->agg_bw[d], u, true),
+			rate_txt(s[1], 32, gs->agg_bw[d], u, false), rate_txt(s[2], 32, gs->min_bw[d], u, true),
+			rate_txt(s[3], 32, gs->max_bw[d], u, true), rate_txt(s[4], 32, gs->min_bw[d], u, false),
+			rate_txt(s[5], 32, gs->max_bw[d], u, false), size_txt(s[6], 32, gs->io_bytes[d], u, true),
+			size_txt(s[7], 32, gs->io_bytes[d], u, false), gs->min_run[d], gs->max_run[d]);
 	}
 }
 

@@ -14,7 +14,7 @@ int report_json(FILE *out, const struct run_ctx *rc, bool plus);
 
 /* ---- helpers shared by the printers (report/units.c) ---- */
 
-enum num_unit { UNIT_NONE, UNIT_BYTE, UNIT_BYTE_PER_SEC };
+enum num_unit { UNIT_NONE, UNIT_BYTE, UNIT_BYTE_PER_SEC, UNIT_BIT_PER_SEC };
 
 /* A number shortened to at most maxlen digits with a k/M/G (or Ki/Mi/Gi with iec) prefix
  * and a decimal part where room is left, as fio prints sizes and rates: "31.8MiB". */

@@ -26,7 +26,7 @@ char *fmt_num(char *buf, size_t len, uint64_t num, int maxlen, bool iec, enum nu
 {
 	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
 	static const char *const bin[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
-	static const char *const units[] = { "", "B", "B/s" };
+	static const char *const units[] = { "", "B", "B/s", "bit/s" };
 	const uint64_t divisor = iec ? 1024 : 1000;
 	const char *const *prefix = iec ? bin : si;
 	uint64_t modulo = UINT64_MAX;

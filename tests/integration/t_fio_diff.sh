@@ -77,7 +77,14 @@ ramp_time | --name=m --rw=randread --size=2m --ramp_time=1 --runtime=1 --time_ba
 fsync | --name=m --rw=write --fsync=8 --size=1m --ioengine=psync | jobs,ios,files
 fdatasync | --name=m --rw=randwrite --fdatasync=4 --end_fsync=1 --size=1m --ioengine=psync | jobs,ios,files
 sync-dsync | --name=m --rw=write --sync=dsync --size=1m --ioengine=psync | jobs,ios,files
+fsync_on_close | --name=m --rw=write --fsync_on_close=1 --size=1m --ioengine=psync | jobs,ios,files
+fadvise_hint | --name=m --rw=randread --fadvise_hint=random --size=2m --ioengine=psync | jobs,ios,files
+invalidate0 | --name=m --rw=read --invalidate=0 --size=2m --ioengine=psync | jobs,ios,files
 buffered0 | --name=m --rw=randread --buffered=0 --size=4m --ioengine=libaio --iodepth=8 | jobs,ios,files
+# -- engines' batching and placement
+iodepth_batch | --name=m --rw=randread --size=4m --ioengine=libaio --iodepth=16 --iodepth_batch_submit=8 --iodepth_batch_complete_min=4 --iodepth_batch_complete_max=8 $D | jobs,ios,files
+iodepth_low | --name=m --rw=randread --size=4m --ioengine=io_uring --iodepth=16 --iodepth_low=4 $D | jobs,ios,files
+cpus_allowed | --name=m --rw=randread --size=2m --ioengine=psync --numjobs=2 --cpus_allowed=0 --cpus_allowed_policy=split | jobs,ios,files
 # -- groups
 numjobs2 | --name=c --rw=randread --bs=4k --size=4m --numjobs=2 --ioengine=libaio --iodepth=4 $D | jobs,ios,keys,opts,files
 numjobs2-group | --name=c --rw=write --bs=4k --size=4m --numjobs=2 --group_reporting --ioengine=libaio $D | jobs,ios,keys,opts,files
@@ -92,4 +99,5 @@ include | \$JOBS/include-main.fio | jobs,ios,opts,files
 section | --section=heavy \$JOBS/sections.fio | jobs,ios,files
 keywords | \$JOBS/keywords.fio | jobs,ios
 cmdline-precedence | --bs=8k \$JOBS/sections.fio | jobs,ios,files
+global-prefix | \$JOBS/globalfoo.fio | jobs,ios,opts
 EOF2
