@@ -385,8 +385,12 @@ static int open_files(struct wstate *s)
 		}
 		if (f->fd < 0)
 			continue;
-		if (o->invalidate)
+		if (o->invalidate) {
+			/* Dirty pages cannot be dropped: write them back first (what users do with
+			 * sync; echo 3 > /proc/sys/vm/drop_caches between a write and a read). */
+			fdatasync(f->fd);
 			posix_fadvise(f->fd, (off_t)f->cf->offset, (off_t)f->cf->region, POSIX_FADV_DONTNEED);
+		}
 		if (o->fadvise != FADV_NONE) {
 			bool rnd = o->fadvise == FADV_RANDOM || (o->fadvise == FADV_AUTO && (o->rw & RW_RANDOM));
 			posix_fadvise(f->fd, 0, 0, rnd ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);

@@ -48,3 +48,18 @@ check "buffer_pattern='abc' fills the data with the text" sh -c "head -c 9 str |
 w dd --dedupe_percentage=50 --refill_buffers
 u=$(blocks_unique dd)
 check "dedupe_percentage=50: about half the blocks repeat ($u of 64 distinct)" [ "$u" -ge 20 ] && [ "$u" -le 44 ]
+
+# invalidate (the default): the file's cached pages are dropped before the job, even
+# dirty ones from a write phase just before; invalidate=0 leaves them.
+if have fincore; then
+	"$IOBENCH" --name=w --rw=write --bs=1m --size=8m --ioengine=psync --filename=cached --output-format=json >/dev/null
+	cat cached >/dev/null
+	"$IOBENCH" --name=r --rw=read --filename=cached --number_ios=1 --ioengine=psync --invalidate=0 --output-format=json >/dev/null
+	kept=$(fincore -bno RES cached)
+	"$IOBENCH" --name=r --rw=read --filename=cached --number_ios=1 --ioengine=psync --output-format=json >/dev/null
+	left=$(fincore -bno RES cached)
+	check "invalidate=0 keeps the page cache ($kept bytes cached)" [ "$kept" -ge 8000000 ]
+	check "invalidate=1 drops it before the job ($left bytes cached after one 4 KiB read)" [ "$left" -lt 1048576 ]
+else
+	skip "invalidate" "fincore (util-linux) is not installed"
+fi
