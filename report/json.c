@@ -142,8 +142,6 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	jint(job, "eta", 0);
 	jint(job, "elapsed", (int64_t)u->elapsed_s);
 	add_options(job, "job options", &u->job->given);
-	if (o->description[0])
-		cJSON_AddStringToObject(job, "desc", o->description);
 	for (int d = 0; d < DDIR_NR; d++)
 		add_ddir(job, u, d, plus);
 	cJSON *sync = cJSON_AddObjectToObject(job, "sync");
@@ -164,6 +162,8 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	jint(job, "latency_target", 0);
 	jflt(job, "latency_percentile", 100.0);
 	jint(job, "latency_window", 0);
+	if (o->description[0])
+		cJSON_AddStringToObject(job, "desc", o->description);
 }
 
 /* ---- printing in fio's layout: "key" : value, two-space indents ---- */

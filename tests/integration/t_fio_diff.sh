@@ -18,6 +18,7 @@ python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <<EOF2
 # name | args | checks
 # -- engines: exactly size/bs I/Os, as fio
 psync-read | --name=r --rw=read --bs=4k --size=8m --ioengine=psync $D | jobs,ios,keys,opts,files
+description | --name=r --description=my_test --rw=read --bs=4k --size=1m --ioengine=null | jobs,ios,keys,opts
 psync-randwrite | --name=w --rw=randwrite --bs=16k --size=8m --ioengine=psync $D | jobs,ios,files
 libaio-randread | --name=r --rw=randread --bs=4k --size=8m --ioengine=libaio --iodepth=16 $D | jobs,ios,keys,files
 libaio-write | --name=w --rw=write --bs=64k --size=8m --ioengine=libaio --iodepth=8 $D | jobs,ios,files

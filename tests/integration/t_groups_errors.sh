@@ -11,6 +11,12 @@ t1=$(ms)
 check "exitall: a short job ends its long neighbour (took $((t1 - t0)) ms, not 20 s)" [ $((t1 - t0)) -lt 5000 ]
 check "exitall: the long job's results are still there" grep -q '"jobname" : "long"' x.json
 
+"$IOBENCH" --output-format=json --name=bad --ioengine=psync --rw=read --filename="$T/nonexistent" \
+	--size=1m --allow_file_create=0 >y.json 2>y.err
+rc=$?
+check "allow_file_create=0: a missing file is refused, naming it" grep -q "nonexistent' does not exist and allow_file_create=0" y.err
+check "exit status 1 after a refused file" [ $rc -eq 1 ]
+
 # I/O errors from a full file system: a 1 MiB tmpfs, in a mount namespace of our own.
 if unshare -m true 2>/dev/null; then
 	mkdir -p mnt
@@ -18,7 +24,11 @@ if unshare -m true 2>/dev/null; then
 		'$IOBENCH' --name=w --rw=write --bs=64k --size=4m --fallocate=none --filename='$T/mnt/f' \
 			--output-format=json >stop.json 2>stop.err; echo \$? >stop.rc; rm -f '$T/mnt/f';
 		'$IOBENCH' --name=w --rw=write --bs=64k --size=4m --fallocate=none --filename='$T/mnt/g' \
-			--continue_on_error=write --output-format=json >cont.json 2>cont.err; echo \$? >cont.rc"
+			--continue_on_error=write --output-format=json >cont.json 2>cont.err; echo \$? >cont.rc; rm -f '$T/mnt/g';
+		start=\$(date +%s);
+		'$IOBENCH' --output-format=json --name=long --ioengine=null --size=1g --runtime=20 --time_based \
+			--name=full --rw=write --bs=64k --size=4m --fallocate=none --filename='$T/mnt/h' \
+			--exitall_on_error >eoe.json 2>/dev/null; echo \$((\$(date +%s) - start)) >eoe.secs"
 	check "ENOSPC stops the job: exit 1" [ "$(cat stop.rc)" -eq 1 ]
 	check "ENOSPC is reported as fio does" grep -q "io_u error on file $T/mnt/f: No space left on device: write offset=1048576, buflen=65536" stop.err
 	check "the results of what completed are printed (1 MiB written, error 28)" \
@@ -26,6 +36,7 @@ if unshare -m true 2>/dev/null; then
 	check "continue_on_error=write goes on: the other 48 writes fail and are counted" \
 		grep -q '48 I/O errors in all (continue_on_error went on after them)' cont.err
 	check "continue_on_error still exits non-zero" [ "$(cat cont.rc)" -eq 1 ]
+	check "exitall_on_error: the failing job stops its 20 s neighbour (took $(cat eoe.secs) s)" [ "$(cat eoe.secs)" -lt 5 ]
 else
 	skip "I/O error handling" "cannot unshare a mount namespace (not root?)"
 fi
