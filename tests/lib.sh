@@ -20,3 +20,9 @@ direct_ok() {
 	return $r
 }
 have() { command -v "$1" >/dev/null 2>&1; }
+# Is value within percent of target?
+within() {
+	awk -v v="$1" -v t="$2" -v p="$3" 'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d <= t * p / 100) }'
+}
+# Milliseconds since the epoch.
+ms() { echo $(($(date +%s%N) / 1000000)); }

@@ -2,7 +2,6 @@
 # Issue 3: exitall, continue_on_error; kb_base/unit_base in the normal format.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
-ms() { echo $(($(date +%s%N) / 1000000)); }
 
 t0=$(ms)
 "$IOBENCH" --output-format=json --ioengine=null --size=1g --name=long --rw=read --runtime=20 --time_based \

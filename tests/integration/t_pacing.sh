@@ -7,15 +7,11 @@ if ! have jq; then
 	skip "pacing checks" "jq is not installed"
 	exit 0
 fi
-within() { # value, target, percent
-	awk -v v="$1" -v t="$2" -v p="$3" 'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d <= t * p / 100) }'
-}
 run() { # json file, args...
 	out=$1
 	shift
 	"$IOBENCH" --output-format=json --name=p --ioengine=null --size=1g "$@" >"$out"
 }
-ms() { echo $(($(date +%s%N) / 1000000)); }
 
 run a.json --rw=randread --rate_iops=2000 --runtime=2 --time_based
 v=$(jq '.jobs[0].read.iops' a.json)

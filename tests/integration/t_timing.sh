@@ -6,9 +6,6 @@ if ! have jq; then
 	skip "timing checks" "jq is not installed"
 	exit 0
 fi
-within() { # value, target, percent
-	awk -v v="$1" -v t="$2" -v p="$3" 'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d <= t * p / 100) }'
-}
 start=$(date +%s%N)
 "$IOBENCH" --output-format=json --name=t --ioengine=null --size=1m --rw=randread --bs=4k \
 	--runtime=2 --time_based >t.json
