@@ -52,6 +52,7 @@ void run_ctx_free(struct run_ctx *rc)
 	rc->job_done = NULL;
 	free(rc->units);
 	free(rc->groups);
+	disks_free(&rc->disks);
 	rc->clones = NULL;
 	rc->units = NULL;
 	rc->groups = NULL;
@@ -257,9 +258,24 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 	return ret;
 }
 
+/* The disks behind every file a run uses (not the null engine's). */
+static void find_disks(struct run_ctx *rc)
+{
+	for (size_t i = 0; i < rc->nclones; i++) {
+		const struct clone_result *c = &rc->clones[i];
+		if (engine_find(rc->cfg->jobs[c->job].o.ioengine)->flags & ENGINE_NO_FILE)
+			continue;
+		for (unsigned k = 0; k < c->plan.nfiles; k++)
+			if (disks_add_for_path(&rc->disks, c->plan.files[k].path))
+				return;
+	}
+}
+
 int run_execute(struct run_ctx *rc, FILE *notes)
 {
 	int ret = 0;
+	find_disks(rc);
+	disks_snapshot(&rc->disks, true);
 	rc->start_ns = clock_now_ns();
 	for (unsigned g = 0; g < rc->ngroups; g++) {
 		int r = run_group(rc, g, notes);
@@ -269,6 +285,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 			break;
 		atomic_store(&rc->stop, false); /* exitall ends its own group only */
 	}
+	disks_snapshot(&rc->disks, false);
 	struct timeval tv;
 	gettimeofday(&tv, NULL);
 	rc->end_time = tv.tv_sec;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "core/diskstats.h"
 #include "core/files.h"
 #include "core/job.h"
 #include "core/stats.h"
@@ -81,6 +82,7 @@ struct run_ctx {
 	struct report_unit *units;
 	size_t nunits;
 	struct group_summary *groups;
+	struct disk_set disks;     /* block devices behind the files */
 };
 
 /* Resolve every job's options, assign groups, expand clones, check engines and sizes.

@@ -226,6 +226,24 @@ int report_json(FILE *out, const struct run_ctx *rc, bool plus)
 	cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
 	for (size_t i = 0; i < rc->nunits; i++)
 		add_unit(jobs, &rc->units[i], plus);
+	if (rc->disks.n) {
+		cJSON *du = cJSON_AddArrayToObject(root, "disk_util");
+		for (unsigned i = 0; i < rc->disks.n; i++) {
+			struct disk_report r;
+			disk_report_of(&rc->disks.disks[i], &r);
+			cJSON *d = cJSON_CreateObject();
+			cJSON_AddItemToArray(du, d);
+			cJSON_AddStringToObject(d, "name", r.name);
+			jint(d, "read_ios", (int64_t)r.ios[0]);
+			jint(d, "write_ios", (int64_t)r.ios[1]);
+			jint(d, "read_merges", (int64_t)r.merges[0]);
+			jint(d, "write_merges", (int64_t)r.merges[1]);
+			jint(d, "read_ticks", (int64_t)r.ticks[0]);
+			jint(d, "write_ticks", (int64_t)r.ticks[1]);
+			jint(d, "in_queue", (int64_t)r.in_queue);
+			jflt(d, "util", r.util_pct);
+		}
+	}
 	print_value(out, root, 0);
 	fputs("\n", out);
 	cJSON_Delete(root);

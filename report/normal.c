@@ -247,5 +247,14 @@ void report_normal(FILE *out, const struct run_ctx *rc)
 		show_unit(out, &rc->units[i], rc);
 	for (unsigned g = 0; g < rc->ngroups; g++)
 		show_group(out, &rc->groups[g]);
+	if (rc->disks.n)
+		fprintf(out, "\nDisk stats (read/write):\n");
+	for (unsigned i = 0; i < rc->disks.n; i++) {
+		struct disk_report r;
+		disk_report_of(&rc->disks.disks[i], &r);
+		fprintf(out, "  %s: ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64 ", ticks=%" PRIu64
+			"/%" PRIu64 ", in_queue=%" PRIu64 ", util=%3.2f%%\n", r.name, r.ios[0], r.ios[1],
+			r.merges[0], r.merges[1], r.ticks[0], r.ticks[1], r.in_queue, r.util_pct);
+	}
 	fflush(out);
 }
