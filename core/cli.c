@@ -15,7 +15,8 @@ static void usage(FILE *out)
 		"usage: iobench [options] [job file(s)]\n"
 		"  --name=NAME            start a job (options before the first --name are global)\n"
 		"  --output=FILE          write the report to FILE instead of stdout\n"
-		"  --output-format=FMT    normal, json or json+ (comma-separated for several)\n"
+		"  --output-format=FMT    normal, json, json+ or terse (comma-separated for several)\n"
+		"  --minimal              the terse format (--terse-version=3, 4 or 5)\n"
 		"  --parse-only           parse the options and job files, then exit\n"
 		"  --showcmd              print the job files as one command line\n"
 		"  --section=NAME         run only this job section (repeatable)\n"
@@ -43,8 +44,10 @@ static int parse_formats(const char *v, unsigned *formats)
 			f |= FMT_JSON;
 		else if (strcmp(tok, "json+") == 0)
 			f |= FMT_JSON_PLUS;
+		else if (strcmp(tok, "terse") == 0)
+			f |= FMT_TERSE;
 		else {
-			fprintf(stderr, "iobench: --output-format: unknown format '%s' (normal, json, json+)\n",
+			fprintf(stderr, "iobench: --output-format: unknown format '%s' (normal, json, json+, terse)\n",
 				tok);
 			return -EINVAL;
 		}
@@ -74,6 +77,20 @@ static int program_option(const char *key, const char *val, const char *next, st
 	}
 	if (strcmp(key, "parse-only") == 0) {
 		cfg->parse_only = true;
+		return 1;
+	}
+	if (strcmp(key, "minimal") == 0) {
+		cfg->formats = FMT_TERSE;
+		return 1;
+	}
+	if (strcmp(key, "terse-version") == 0) {
+		const char *v = val ? val : next;
+		*consumed = !val && next;
+		if (!v || (strcmp(v, "3") && strcmp(v, "4") && strcmp(v, "5"))) {
+			fprintf(stderr, "iobench: --terse-version: '%s' is not supported (3, 4 or 5)\n", v ? v : "");
+			return -1;
+		}
+		cfg->terse_version = (unsigned)(v[0] - '0');
 		return 1;
 	}
 	if (strcmp(key, "showcmd") == 0) {
@@ -174,6 +191,7 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 	struct job *job = NULL;
 	unsigned nfiles = 0;
 	cfg->formats = FMT_NORMAL;
+	cfg->terse_version = 3;
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];

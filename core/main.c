@@ -13,6 +13,9 @@ static int report_all(FILE *out, const struct run_ctx *rc)
 {
 	int ret = 0;
 	unsigned f = rc->cfg->formats;
+	/* fio's order: terse, then JSON, then normal. */
+	if (f & FMT_TERSE)
+		report_terse(out, rc, rc->cfg->terse_version);
 	if (f & (FMT_JSON | FMT_JSON_PLUS))
 		ret = report_json(out, rc, (f & FMT_JSON_PLUS) != 0);
 	if (f & FMT_NORMAL)

@@ -16,6 +16,7 @@ enum output_format {
 	FMT_NORMAL = 1 << 0,
 	FMT_JSON = 1 << 1,
 	FMT_JSON_PLUS = 1 << 2,
+	FMT_TERSE = 1 << 3,
 };
 
 /* What the command line and job files said. */
@@ -25,6 +26,7 @@ struct run_cfg {
 	struct job *jobs;
 	size_t njobs, cap_jobs;
 	unsigned formats;
+	unsigned terse_version;    /* 3 (default), 4 or 5 */
 	const char *output_path;
 	bool parse_only;
 	bool showcmd;

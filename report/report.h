@@ -9,6 +9,9 @@
 void report_normal_header(FILE *out, const struct run_ctx *rc);
 void report_normal(FILE *out, const struct run_ctx *rc);
 
+/* fio's terse format, version 3, 4 or 5: one line per job. */
+void report_terse(FILE *out, const struct run_ctx *rc, unsigned version);
+
 /* JSON (plus: with json+ histogram bins). 0 or -errno. */
 int report_json(FILE *out, const struct run_ctx *rc, bool plus);
 

@@ -1,0 +1,81 @@
+/* fio's terse (--minimal) format: one ';'-separated line per job, versions 3, 4 and 5.
+ * Latencies in usec; v4 and v5 add trim; v5 adds the bw and iops sample counts. */
+#include <inttypes.h>
+
+#include "report/report.h"
+
+static void lat_fields(FILE *out, const struct series *s)
+{
+	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%f;%f", s->min / 1000, s->max / 1000, series_mean(s) / 1000.0,
+		series_stddev(s) / 1000.0);
+}
+
+static void ddir_fields(FILE *out, const struct report_unit *u, int d, unsigned version)
+{
+	const struct dir_stats *ds = &u->ts.dir[d];
+	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0;
+	uint64_t bw = run ? ds->io_bytes * 1000 / run : 0;
+	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64, ds->io_bytes / 1024, bw / 1024,
+		run ? ds->total_ios * 1000 / run : 0, run);
+	lat_fields(out, &ds->slat);
+	lat_fields(out, &ds->clat);
+	uint64_t val[32];
+	hist_percentiles(&ds->clat_hist, default_percentiles, default_percentiles_nr, val);
+	for (size_t i = 0; i < 20; i++) {
+		if (i < default_percentiles_nr)
+			fprintf(out, ";%f%%=%" PRIu64, default_percentiles[i], val[i] / 1000);
+		else
+			fprintf(out, ";0%%=0");
+	}
+	lat_fields(out, &ds->lat);
+	struct sample_summary b = dir_bw_summary(&u->ts, d), io = dir_iops_summary(&u->ts, d);
+	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", b.min, b.max, u->bw_agg_pct[d], b.mean,
+		sample_summary_stddev(&b));
+	if (version >= 5)
+		fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%f;%f;%" PRIu64, b.samples, io.min, io.max,
+			io.mean, sample_summary_stddev(&io), io.samples);
+}
+
+static void unit_line(FILE *out, const struct report_unit *u, const struct run_ctx *rc, unsigned version)
+{
+	const struct thread_stats *ts = &u->ts;
+	const struct job_opts *o = &u->job->o;
+	fprintf(out, "%u;iobench-%s;%s;%u;%d", version, IOBENCH_VERSION, o->name, u->groupid, ts->error);
+	for (int d = 0; d < (version >= 4 ? DDIR_NR : DDIR_TRIM); d++)
+		ddir_fields(out, u, d, version);
+	double run_us = (double)ts->job_runtime_ms * 1000.0;
+	fprintf(out, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64,
+		run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0,
+		run_us > 0 ? (double)ts->sys_us * 100.0 / run_us : 0.0, ts->ctx, ts->majf, ts->minf);
+	uint64_t depth_total = 0, ios = 0;
+	for (int i = 0; i < DEPTH_MAP_NR; i++)
+		depth_total += ts->depth_map[i];
+	for (int i = 0; i < DEPTH_MAP_NR; i++)
+		fprintf(out, ";%3.1f%%", share_pct(ts->depth_map[i], depth_total, 0.1));
+	for (int d = 0; d < DDIR_NR; d++)
+		ios += ts->dir[d].total_ios;
+	/* fio folds the nanosecond buckets into the microsecond ones here. */
+	for (int i = 0; i < LATB_USEC; i++)
+		fprintf(out, ";%3.2f%%", share_pct(ts->lat_buckets[i] + ts->lat_buckets[LATB_NSEC + i], ios, 0.01));
+	for (int i = LATB_NSEC + LATB_USEC; i < LATB_NR; i++)
+		fprintf(out, ";%3.2f%%", share_pct(ts->lat_buckets[i], ios, 0.01));
+	for (unsigned i = 0; i < rc->disks.n; i++) {
+		struct disk_report r;
+		disk_report_of(&rc->disks.disks[i], &r);
+		fprintf(out, ";%s;%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64
+			";%3.2f%%", r.name, r.ios[0], r.ios[1], r.merges[0], r.merges[1], r.ticks[0], r.ticks[1],
+			r.in_queue, r.util_pct);
+	}
+	if (o->continue_on_error)
+		fprintf(out, ";%" PRIu64 ";%d", ts->nr_errors, ts->error);
+	if (o->description[0])
+		fprintf(out, ";%s", o->description);
+	fprintf(out, "\n");
+}
+
+void report_terse(FILE *out, const struct run_ctx *rc, unsigned version)
+{
+	for (size_t i = 0; i < rc->nunits; i++)
+		unit_line(out, &rc->units[i], rc, version);
+	fflush(out);
+}
