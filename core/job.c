@@ -157,5 +157,7 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	}
 	/* A job's name is its section's; a name= option inside a section does not rename it. */
 	snprintf(o->name, sizeof(o->name), "%s", name);
+	if (o->gtod_reduce) /* as fio: no latencies, no bandwidth samples */
+		o->disable_lat = o->disable_clat = o->disable_slat = o->disable_bw = true;
 	return check_engine_options(lists, 3, o->ioengine, name);
 }

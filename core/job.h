@@ -64,6 +64,7 @@ enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FAL
 enum fadvise_mode { FADV_NONE, FADV_AUTO, FADV_SEQUENTIAL, FADV_RANDOM };
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
+enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 /* continue_on_error kinds */
 enum { CONT_READ = 1, CONT_WRITE = 2, CONT_VERIFY = 4, CONT_ALL = 7 };
 
@@ -144,6 +145,13 @@ struct job_opts {
 	bool norandommap, end_fsync, fsync_on_close, invalidate, zero_buffers, refill_buffers;
 	bool scramble_buffers, exitall, exitall_on_error, readonly, fixedbufs, registerfiles;
 	bool sqthread_poll, hipri, userspace_reap;
+	/* reporting */
+	unsigned unified;          /* enum unified_rw */
+	unsigned npct;
+	double pct_list[20];
+	unsigned sig_figs;
+	bool clat_percentiles, lat_percentiles, slat_percentiles;
+	bool disable_lat, disable_clat, disable_slat, disable_bw, gtod_reduce;
 	/* options iobench knows from fio but does not carry out: the first given one */
 	char unsupported[64];
 };

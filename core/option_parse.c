@@ -495,6 +495,15 @@ static const struct choice generator_choices[] = {
 	{ "tausworthe64", 2, "Accepted: as above" },
 	{ NULL, 0, NULL },
 };
+static const struct choice unified_choices[] = {
+	{ "none", UNIFIED_NONE, "Reads, writes and trims apart" },
+	{ "0", UNIFIED_NONE, "Same as none" },
+	{ "mixed", UNIFIED_MIXED, "One 'mixed' block with everything summed" },
+	{ "1", UNIFIED_MIXED, "Same as mixed" },
+	{ "both", UNIFIED_BOTH, "Apart, then mixed" },
+	{ "2", UNIFIED_BOTH, "Same as both" },
+	{ NULL, 0, NULL },
+};
 static const struct choice unit_base_choices[] = {
 	{ "0", 0, "Auto (bytes)" },
 	{ "8", 0, "Bytes" },
@@ -513,6 +522,7 @@ const struct choice *option_choices(const char *name)
 		{ "cpus_allowed_policy", cpus_policy_choices },
 		{ "continue_on_error", continue_choices }, { "rw_sequencer", sequencer_choices },
 		{ "random_generator", generator_choices }, { "unit_base", unit_base_choices },
+		{ "unified_rw_reporting", unified_choices },
 	};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (!strcmp(all[i].name, name))
@@ -578,5 +588,32 @@ int opt_parse_buffered(struct job_opts *o, const struct option_def *d, const cha
 	if (parse_bool(v, &b))
 		return bad(e, n, "a boolean (0 or 1)", v);
 	o->direct = !b;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* "50:90:99.9": up to 20 percentiles in (0, 100], kept in ascending order. */
+int opt_parse_percentiles(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	char buf[512];
+	unsigned cnt = 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+		char *end;
+		double p = strtod(t, &end);
+		if (end == t || *end || p <= 0.0 || p > 100.0 || cnt >= 20)
+			return bad(e, n, "a percentile list (up to 20 values in (0, 100], joined with ':')", v);
+		o->pct_list[cnt++] = p;
+	}
+	if (!cnt)
+		return bad(e, n, "a percentile list", v);
+	qsort(o->pct_list, cnt, sizeof(double), cmp_double);
+	o->npct = cnt;
 	return 0;
 }

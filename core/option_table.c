@@ -15,6 +15,7 @@
 #define C_GRP "Groups and errors"
 #define C_ENG "Engines"
 #define C_UNIT "Units and placement"
+#define C_REP "Reporting"
 #define C_NOT "fio options iobench does not carry out yet"
 
 #define STR(n, f, d, c, h) { .name = n, .type = OPT_STR, .offset = OFF(f), .size = SZ(f), .def = d, .category = c, .help = h }
@@ -188,6 +189,20 @@ const struct option_def option_table[] = {
 	BOOL("readonly", readonly, "0", C_UNIT, "Refuse to run any job that writes"),
 	BOOL("allow_mounted_write", allow_mounted_write, "0", C_UNIT,
 	     "Allow writes to a mounted block device"),
+	FUNC("unified_rw_reporting", unified, opt_parse_choice, "none", "none|mixed|both|0|1|2", C_REP,
+	     "Report reads, writes and trims apart, summed (mixed), or both"),
+	FUNC("percentile_list", pct_list, opt_parse_percentiles, NULL, "float:float:... (up to 20)", C_REP,
+	     "Percentiles to report"),
+	BOOL("clat_percentiles", clat_percentiles, "1", C_REP, "Report completion latency percentiles"),
+	BOOL("lat_percentiles", lat_percentiles, "0", C_REP, "Report total latency percentiles"),
+	BOOL("slat_percentiles", slat_percentiles, "0", C_REP, "Report submission latency percentiles"),
+	UINT("significant_figures", sig_figs, "4", 1, 10, C_REP, "Digits of rates and sizes in the normal format"),
+	BOOL("disable_lat", disable_lat, "0", C_REP, "Do not measure total latency"),
+	BOOL("disable_clat", disable_clat, "0", C_REP, "Do not measure completion latency"),
+	BOOL("disable_slat", disable_slat, "0", C_REP, "Do not measure submission latency"),
+	{ .name = "disable_bw_measurement", .alias = "disable_bw", .type = OPT_BOOL, .offset = OFF(disable_bw),
+	  .def = "0", .category = C_REP, .help = "Do not sample bandwidth and IOPS" },
+	BOOL("gtod_reduce", gtod_reduce, "0", C_REP, "Measure no latencies, take fewer clock readings"),
 	NOOP("create_serialize", C_FILE, "Accepted: iobench lays files out before a group starts"),
 	NOOP("unique_filename", C_FILE, "Accepted: only matters for fio's client/server mode"),
 
@@ -208,17 +223,6 @@ const struct option_def option_table[] = {
 	NOT("zoneskip", "Zone skip"),
 	NOT("max_open_zones", "Open zone limit"),
 	NOT("read_beyond_wp", "Read past the write pointer"),
-	NOT("unified_rw_reporting", "Sum directions in the report (issue 4)"),
-	NOT("percentile_list", "Percentiles to report (issue 4)"),
-	NOT("clat_percentiles", "Report clat percentiles (issue 4)"),
-	NOT("lat_percentiles", "Report lat percentiles (issue 4)"),
-	NOT("slat_percentiles", "Report slat percentiles (issue 4)"),
-	NOT("significant_figures", "Digits in normal output (issue 4)"),
-	NOT("disable_lat", "Do not measure lat (issue 4)"),
-	NOT("disable_clat", "Do not measure clat (issue 4)"),
-	NOT("disable_slat", "Do not measure slat (issue 4)"),
-	NOT("disable_bw_measurement", "Do not sample bandwidth (issue 4)"),
-	NOT("gtod_reduce", "Fewer clock reads (issue 4)"),
 	NOT("write_bw_log", "Bandwidth log (issue 4)"),
 	NOT("write_iops_log", "IOPS log (issue 4)"),
 	NOT("write_lat_log", "Latency logs (issue 4)"),

@@ -50,6 +50,8 @@ void run_ctx_free(struct run_ctx *rc)
 	free(rc->clones);
 	free(rc->job_done);
 	rc->job_done = NULL;
+	for (size_t i = 0; rc->units && i < rc->nunits; i++)
+		free(rc->units[i].mixed);
 	free(rc->units);
 	free(rc->groups);
 	disks_free(&rc->disks);

@@ -58,16 +58,21 @@ struct report_unit {
 	unsigned groupid;
 	unsigned nr_clones;
 	uint64_t elapsed_s;
-	double bw_agg_pct[DDIR_NR]; /* the unit's mean sampled bw as a share of its group's */
+	double bw_agg_pct[DDIR_NR + 1]; /* mean sampled bw as a share of the group's ([DDIR_NR]: mixed) */
+	struct dir_stats *mixed;        /* unified_rw_reporting: all directions summed */
+	struct sample_summary mixed_bw, mixed_iops;
 };
+
+#define DDIR_MIXED DDIR_NR /* the summed "mixed" slot of group summaries */
 
 struct group_summary {
 	unsigned groupid;
-	uint64_t io_bytes[DDIR_NR];
-	uint64_t agg_bw[DDIR_NR];         /* bytes/s: all bytes over the longest runtime */
-	uint64_t min_bw[DDIR_NR], max_bw[DDIR_NR]; /* bytes/s, over units */
-	uint64_t min_run[DDIR_NR], max_run[DDIR_NR]; /* ms */
-	unsigned kb_base, unit_base;
+	uint64_t io_bytes[DDIR_NR + 1];   /* [DDIR_MIXED]: all directions, for unified reporting */
+	uint64_t agg_bw[DDIR_NR + 1];     /* bytes/s: all bytes over the longest runtime */
+	uint64_t min_bw[DDIR_NR + 1], max_bw[DDIR_NR + 1]; /* bytes/s, over units */
+	uint64_t min_run[DDIR_NR + 1], max_run[DDIR_NR + 1]; /* ms */
+	unsigned unified;
+	unsigned kb_base, unit_base, sig_figs;
 };
 
 struct run_ctx {

@@ -71,7 +71,7 @@ static struct sample_summary summary_of(const struct series *s)
 	return out;
 }
 
-static void summary_add(struct sample_summary *dst, const struct sample_summary *src)
+void sample_summary_add(struct sample_summary *dst, const struct sample_summary *src)
 {
 	dst->min += src->min;
 	dst->max += src->max;
@@ -95,7 +95,7 @@ struct sample_summary dir_iops_summary(const struct thread_stats *ts, enum ddir 
 	return ts->pure_sum_samples ? ts->dir[d].iops_group : summary_of(&ts->dir[d].iops);
 }
 
-static void dir_merge(struct dir_stats *d, const struct dir_stats *s)
+void dir_stats_merge(struct dir_stats *d, const struct dir_stats *s)
 {
 	d->io_bytes += s->io_bytes;
 	d->total_ios += s->total_ios;
@@ -105,16 +105,18 @@ static void dir_merge(struct dir_stats *d, const struct dir_stats *s)
 	series_merge(&d->clat, &s->clat);
 	series_merge(&d->lat, &s->lat);
 	hist_merge(&d->clat_hist, &s->clat_hist);
+	hist_merge(&d->slat_hist, &s->slat_hist);
+	hist_merge(&d->lat_hist, &s->lat_hist);
 }
 
 void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src, bool group)
 {
 	for (int d = 0; d < DDIR_NR; d++) {
-		dir_merge(&dst->dir[d], &src->dir[d]);
+		dir_stats_merge(&dst->dir[d], &src->dir[d]);
 		if (group) {
 			struct sample_summary bw = dir_bw_summary(src, d), io = dir_iops_summary(src, d);
-			summary_add(&dst->dir[d].bw_group, &bw);
-			summary_add(&dst->dir[d].iops_group, &io);
+			sample_summary_add(&dst->dir[d].bw_group, &bw);
+			sample_summary_add(&dst->dir[d].iops_group, &io);
 		}
 		series_merge(&dst->dir[d].bw_kib, &src->dir[d].bw_kib);
 		series_merge(&dst->dir[d].iops, &src->dir[d].iops);

@@ -66,6 +66,7 @@ struct dir_stats {
 	struct series slat, clat, lat; /* ns */
 	struct series bw_kib, iops;    /* per-interval samples */
 	struct hist clat_hist;
+	struct hist slat_hist, lat_hist; /* only with slat_percentiles / lat_percentiles */
 	struct sample_summary bw_group, iops_group; /* used when pure_sum_samples */
 };
 
@@ -95,6 +96,10 @@ struct thread_stats {
 struct sample_summary dir_bw_summary(const struct thread_stats *ts, enum ddir d);
 struct sample_summary dir_iops_summary(const struct thread_stats *ts, enum ddir d);
 double sample_summary_stddev(const struct sample_summary *s);
+
+/* Add one direction's counts, series and histograms into another (not the samples). */
+void dir_stats_merge(struct dir_stats *d, const struct dir_stats *s);
+void sample_summary_add(struct sample_summary *dst, const struct sample_summary *src);
 
 void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src, bool group);
 

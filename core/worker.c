@@ -70,10 +70,16 @@ static void complete_one(struct wstate *s, struct io_unit *u, uint64_t t)
 	ds->io_bytes += bytes;
 	ds->total_ios++;
 	uint64_t clat = t - u->issue_ns;
-	series_add(&ds->clat, clat);
-	series_add(&ds->lat, t - u->start_ns);
-	hist_record(&ds->clat_hist, clat);
-	ts->lat_buckets[lat_bucket(clat)]++;
+	if (s->rec_clat) {
+		series_add(&ds->clat, clat);
+		hist_record(&ds->clat_hist, clat);
+		ts->lat_buckets[lat_bucket(clat)]++;
+	}
+	if (s->rec_lat) {
+		series_add(&ds->lat, t - u->start_ns);
+		if (s->hist_lat)
+			hist_record(&ds->lat_hist, t - u->start_ns);
+	}
 }
 
 /* ---- submit ---- */
@@ -97,8 +103,11 @@ static void commit_pending(struct wstate *s)
 	for (unsigned i = 0; i < s->nr_pending; i++) {
 		struct io_unit *u = s->pending[i];
 		u->issue_ns = s->now;
-		if (s->measuring)
+		if (s->measuring && s->rec_slat) {
 			series_add(&ts->dir[u->ddir].slat, s->now - u->start_ns);
+			if (s->hist_slat)
+				hist_record(&ts->dir[u->ddir].slat_hist, s->now - u->start_ns);
+		}
 	}
 	ts->submit_map[batch_bucket(s->nr_pending)]++;
 	ts->total_submit++;
@@ -319,7 +328,7 @@ static void check_time(struct wstate *s)
 		memset(s->rate_ios, 0, sizeof(s->rate_ios));
 	}
 	/* A sample ends every full interval before the deadline (none at the very end). */
-	if (s->measuring && s->now - s->last_sample_ns >= SAMPLE_NS &&
+	if (s->measuring && s->rec_bw && s->now - s->last_sample_ns >= SAMPLE_NS &&
 	    (!s->deadline_ns || s->now < s->deadline_ns))
 		take_sample(s);
 	if (s->deadline_ns && s->now >= s->deadline_ns)
@@ -470,6 +479,12 @@ static void setup_depth(struct wstate *s)
 	s->eng.depth = s->depth;
 	s->eng.nr_units = s->depth;
 	s->eng.opts = o;
+	s->rec_slat = !o->disable_slat;
+	s->rec_clat = !o->disable_clat;
+	s->rec_lat = !o->disable_lat;
+	s->hist_slat = o->slat_percentiles;
+	s->hist_lat = o->lat_percentiles;
+	s->rec_bw = !o->disable_bw;
 }
 
 int worker_run(struct worker *w)

@@ -10,8 +10,6 @@
 #include "core/engine.h"
 #include "report/report.h"
 
-static const char *const ddir_key[DDIR_NR] = { "read", "write", "trim" };
-
 static void jint(cJSON *o, const char *key, int64_t v)
 {
 	char buf[32];
@@ -45,16 +43,15 @@ static cJSON *add_series(cJSON *parent, const char *key, const struct series *s)
 	return o;
 }
 
-static void add_percentiles(cJSON *o, const struct hist *h, bool plus)
+static void add_percentiles(cJSON *o, const struct hist *h, const struct job_opts *jo, bool plus)
 {
-	uint64_t val[32];
-	size_t n = default_percentiles_nr;
-	if (!hist_percentiles(h, default_percentiles, n, val))
+	uint64_t val[20];
+	if (!hist_percentiles(h, jo->pct_list, jo->npct, val))
 		return;
 	cJSON *p = cJSON_AddObjectToObject(o, "percentile");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < jo->npct; i++) {
 		char key[32];
-		snprintf(key, sizeof(key), "%f", default_percentiles[i]);
+		snprintf(key, sizeof(key), "%f", jo->pct_list[i]);
 		jint(p, key, (int64_t)val[i]);
 	}
 	if (!plus)
@@ -69,12 +66,13 @@ static void add_percentiles(cJSON *o, const struct hist *h, bool plus)
 	}
 }
 
-static void add_ddir(cJSON *job, const struct report_unit *u, int d, bool plus)
+static void add_ddir(cJSON *job, const struct report_unit *u, const struct dir_view *v, bool plus)
 {
-	const struct dir_stats *ds = &u->ts.dir[d];
+	const struct dir_stats *ds = v->ds;
+	const struct job_opts *jo = &u->job->o;
 	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0;
 	uint64_t bw_bytes = run ? ds->io_bytes * 1000 / run : 0;
-	cJSON *o = cJSON_AddObjectToObject(job, ddir_key[d]);
+	cJSON *o = cJSON_AddObjectToObject(job, v->name);
 	jint(o, "io_bytes", (int64_t)ds->io_bytes);
 	jint(o, "io_kbytes", (int64_t)(ds->io_bytes / 1024));
 	jint(o, "bw_bytes", (int64_t)bw_bytes);
@@ -84,21 +82,26 @@ static void add_ddir(cJSON *job, const struct report_unit *u, int d, bool plus)
 	jint(o, "total_ios", (int64_t)ds->total_ios);
 	jint(o, "short_ios", (int64_t)ds->short_ios);
 	jint(o, "drop_ios", (int64_t)ds->drop_ios);
-	add_series(o, "slat_ns", &ds->slat);
-	add_percentiles(add_series(o, "clat_ns", &ds->clat), &ds->clat_hist, plus);
-	add_series(o, "lat_ns", &ds->lat);
-	struct sample_summary bw = dir_bw_summary(&u->ts, d), io = dir_iops_summary(&u->ts, d);
-	jint(o, "bw_min", (int64_t)bw.min);
-	jint(o, "bw_max", (int64_t)bw.max);
-	jflt(o, "bw_agg", u->bw_agg_pct[d]);
-	jflt(o, "bw_mean", bw.mean);
-	jflt(o, "bw_dev", sample_summary_stddev(&bw));
-	jint(o, "bw_samples", (int64_t)bw.samples);
-	jint(o, "iops_min", (int64_t)io.min);
-	jint(o, "iops_max", (int64_t)io.max);
-	jflt(o, "iops_mean", io.mean);
-	jflt(o, "iops_stddev", sample_summary_stddev(&io));
-	jint(o, "iops_samples", (int64_t)io.samples);
+	cJSON *slat = add_series(o, "slat_ns", &ds->slat);
+	if (jo->slat_percentiles)
+		add_percentiles(slat, &ds->slat_hist, jo, plus);
+	cJSON *clat = add_series(o, "clat_ns", &ds->clat);
+	if (jo->clat_percentiles)
+		add_percentiles(clat, &ds->clat_hist, jo, plus);
+	cJSON *lat = add_series(o, "lat_ns", &ds->lat);
+	if (jo->lat_percentiles)
+		add_percentiles(lat, &ds->lat_hist, jo, plus);
+	jint(o, "bw_min", (int64_t)v->bw.min);
+	jint(o, "bw_max", (int64_t)v->bw.max);
+	jflt(o, "bw_agg", v->agg_pct);
+	jflt(o, "bw_mean", v->bw.mean);
+	jflt(o, "bw_dev", sample_summary_stddev(&v->bw));
+	jint(o, "bw_samples", (int64_t)v->bw.samples);
+	jint(o, "iops_min", (int64_t)v->iops.min);
+	jint(o, "iops_max", (int64_t)v->iops.max);
+	jflt(o, "iops_mean", v->iops.mean);
+	jflt(o, "iops_stddev", sample_summary_stddev(&v->iops));
+	jint(o, "iops_samples", (int64_t)v->iops.samples);
 }
 
 static void add_map(cJSON *job, const char *key, const char *const *names, const uint64_t *map)
@@ -142,11 +145,15 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	jint(job, "eta", 0);
 	jint(job, "elapsed", (int64_t)u->elapsed_s);
 	add_options(job, "job options", &u->job->given);
-	for (int d = 0; d < DDIR_NR; d++)
-		add_ddir(job, u, d, plus);
-	cJSON *sync = cJSON_AddObjectToObject(job, "sync");
-	jint(sync, "total_ios", (int64_t)ts->sync_lat.n);
-	add_percentiles(add_series(sync, "lat_ns", &ts->sync_lat), &ts->sync_hist, false);
+	struct dir_view views[DDIR_NR + 1];
+	unsigned nv = report_dir_views(u, views);
+	for (unsigned i = 0; i < nv; i++)
+		add_ddir(job, u, &views[i], plus);
+	if (o->unified != UNIFIED_MIXED) { /* fio leaves sync out of a mixed report */
+		cJSON *sync = cJSON_AddObjectToObject(job, "sync");
+		jint(sync, "total_ios", (int64_t)ts->sync_lat.n);
+		add_percentiles(add_series(sync, "lat_ns", &ts->sync_lat), &ts->sync_hist, o, false);
+	}
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
 	jint(job, "job_runtime", (int64_t)ts->job_runtime_ms);
 	jflt(job, "usr_cpu", run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0);

@@ -6,30 +6,30 @@
 #include "core/engine.h"
 #include "report/report.h"
 
-static const char *const ddir_name[DDIR_NR] = { "read", "write", "trim" };
-static const char *const ddir_upper[DDIR_NR] = { "   READ", "  WRITE", "   TRIM" };
+static const char *const ddir_upper[DDIR_NR + 1] = { "   READ", "  WRITE", "   TRIM", "  MIXED" };
 
 /* fio's unit choices: kb_base=1000 puts decimal units first, unit_base=1 shows rates in
  * bits. Primary and secondary renderings of a rate or a size. */
 struct units {
 	bool si, bits;
+	int sig; /* significant_figures */
 };
 
 static struct units units_of(const struct job_opts *o)
 {
-	return (struct units){ o->kb_base == 1000, o->unit_base == 1 };
+	return (struct units){ o->kb_base == 1000, o->unit_base == 1, (int)o->sig_figs };
 }
 
 static char *rate_txt(char *buf, size_t len, uint64_t bytes_per_sec, struct units u, bool primary)
 {
 	bool iec = primary ? !u.si : u.si;
-	return u.bits ? fmt_num(buf, len, bytes_per_sec * 8, 4, iec, UNIT_BIT_PER_SEC)
-		      : fmt_num(buf, len, bytes_per_sec, 4, iec, UNIT_BYTE_PER_SEC);
+	return u.bits ? fmt_num(buf, len, bytes_per_sec * 8, u.sig, iec, UNIT_BIT_PER_SEC)
+		      : fmt_num(buf, len, bytes_per_sec, u.sig, iec, UNIT_BYTE_PER_SEC);
 }
 
 static char *size_txt(char *buf, size_t len, uint64_t bytes, struct units u, bool primary)
 {
-	return fmt_num(buf, len, bytes, 4, primary ? !u.si : u.si, UNIT_BYTE);
+	return fmt_num(buf, len, bytes, u.sig, primary ? !u.si : u.si, UNIT_BYTE);
 }
 
 void report_normal_header(FILE *out, const struct run_ctx *rc)
@@ -93,61 +93,77 @@ static void show_lat(FILE *out, const char *name, const struct series *s)
 		dev / (double)div);
 }
 
-static void show_percentiles(FILE *out, const char *name, const struct hist *h)
+static void show_percentiles(FILE *out, const char *name, const struct hist *h, const struct job_opts *o)
 {
-	uint64_t val[32];
-	size_t n = default_percentiles_nr;
-	if (!hist_percentiles(h, default_percentiles, n, val))
+	uint64_t val[20];
+	size_t n = o->npct;
+	if (!hist_percentiles(h, o->pct_list, n, val))
 		return;
+	/* The largest value decides: fio keeps five digits, so past 99999 it scales down. */
+	static const char *const units[] = { "nsec", "usec", "msec" };
 	uint64_t div = 1;
-	const char *unit = "nsec";
-	if (val[0] > 999999) {
-		div = 1000000;
-		unit = "msec";
-	} else if (val[0] > 999) {
-		div = 1000;
-		unit = "usec";
+	int unit = 0;
+	while (unit < 2 && (val[n - 1] + div - 1) / div > 99999) {
+		div *= 1000;
+		unit++;
 	}
-	fprintf(out, "    %s percentiles (%s):\n", name, unit);
+	fprintf(out, "    %s percentiles (%s):\n", name, units[unit]);
 	for (size_t i = 0; i < n; i++) {
 		if (i % 4 == 0)
 			fprintf(out, "     |");
-		fprintf(out, " %5.2fth=[%5" PRIu64 "]%s", default_percentiles[i], (val[i] + div - 1) / div,
+		fprintf(out, " %5.2fth=[%5" PRIu64 "]%s", o->pct_list[i], (val[i] + div - 1) / div,
 			i + 1 < n ? "," : "");
 		if (i % 4 == 3 || i + 1 == n)
 			fprintf(out, "\n");
 	}
 }
 
-static void show_samples(FILE *out, const struct report_unit *u, int d)
+static void show_samples(FILE *out, const struct report_unit *u, const struct dir_view *v)
 {
-	struct sample_summary bw = dir_bw_summary(&u->ts, d), io = dir_iops_summary(&u->ts, d);
-	if (!bw.samples)
+	const struct sample_summary *bw = &v->bw, *io = &v->iops;
+	if (!bw->samples)
 		return;
-	fprintf(out, "   bw (%s): min=", u->job->o.kb_base == 1000 ? "   kB/s" : "  KiB/s");
+	/* Past six digits of KiB/s, fio shows MiB/s (and GiB/s). */
+	static const char *const iec[] = { "  KiB/s", "  MiB/s", "  GiB/s" };
+	static const char *const si[] = { "   kB/s", "   MB/s", "   GB/s" };
+	int unit = 0;
+	uint64_t div = 1;
+	while (unit < 2 && bw->max / div > 999999) {
+		div *= 1024;
+		unit++;
+	}
+	fprintf(out, "   bw (%s): min=", u->job->o.kb_base == 1000 ? si[unit] : iec[unit]);
 	fprintf(out, "%5" PRIu64 ", max=%5" PRIu64 ", per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
-		bw.min, bw.max, u->bw_agg_pct[d], bw.mean, sample_summary_stddev(&bw), bw.samples);
+		bw->min / div, bw->max / div, v->agg_pct, bw->mean / (double)div,
+		sample_summary_stddev(bw) / (double)div, bw->samples);
 	fprintf(out, "   iops        : min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
-		io.min, io.max, io.mean, sample_summary_stddev(&io), io.samples);
+		io->min, io->max, io->mean, sample_summary_stddev(io), io->samples);
 }
 
-static void show_ddir(FILE *out, const struct report_unit *u, int d)
+static void show_ddir(FILE *out, const struct report_unit *u, const struct dir_view *v)
 {
-	const struct dir_stats *ds = &u->ts.dir[d];
+	const struct dir_stats *ds = v->ds;
+	const struct job_opts *o = &u->job->o;
 	uint64_t run = u->ts.runtime_ms;
 	uint64_t bw = run ? ds->io_bytes * 1000 / run : 0;
 	uint64_t iops = run ? ds->total_ios * 1000 / run : 0;
 	char a[32], b[32], c[32], e[32];
-	struct units un = units_of(&u->job->o);
-	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n", ddir_name[d],
-		fmt_num(a, sizeof(a), iops, 4, false, UNIT_NONE), rate_txt(b, sizeof(b), bw, un, true),
+	struct units un = units_of(o);
+	int sig = (int)o->sig_figs;
+	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n", v->name,
+		fmt_num(a, sizeof(a), iops, sig, false, UNIT_NONE), rate_txt(b, sizeof(b), bw, un, true),
 		rate_txt(c, sizeof(c), bw, un, false), size_txt(e, sizeof(e), ds->io_bytes, un, true), run,
-		d == DDIR_WRITE ? "; 0 zone resets" : "");
+		v->slot == DDIR_WRITE ? "; 0 zone resets" : "");
 	show_lat(out, "slat", &ds->slat);
 	show_lat(out, "clat", &ds->clat);
 	show_lat(out, " lat", &ds->lat);
-	show_percentiles(out, "clat", &ds->clat_hist);
-	show_samples(out, u, d);
+	if (o->slat_percentiles)
+		show_percentiles(out, "slat", &ds->slat_hist, o);
+	if (o->clat_percentiles)
+		show_percentiles(out, "clat", &ds->clat_hist, o);
+	if (o->lat_percentiles)
+		show_percentiles(out, "lat", &ds->lat_hist, o);
+	show_samples(out, u, v);
 }
 
 static void show_lat_buckets(FILE *out, const struct thread_stats *ts)
@@ -198,14 +214,16 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_c
 		u->nr_clones, ts->error, (int)getpid(), when);
 	if (o->description[0])
 		fprintf(out, "  Description  : [%s]\n", o->description);
-	for (int d = 0; d < DDIR_NR; d++)
-		if (ts->dir[d].total_ios || ts->dir[d].io_bytes)
-			show_ddir(out, u, d);
+	struct dir_view views[DDIR_NR + 1];
+	unsigned nv = report_dir_views(u, views);
+	for (unsigned i = 0; i < nv; i++)
+		if (views[i].ds->total_ios || views[i].ds->io_bytes || views[i].slot == DDIR_MIXED)
+			show_ddir(out, u, &views[i]);
 	show_lat_buckets(out, ts);
 	if (ts->sync_lat.n) {
 		fprintf(out, "  fsync/fdatasync/sync_file_range:\n");
 		show_lat(out, "sync", &ts->sync_lat);
-		show_percentiles(out, "sync", &ts->sync_hist);
+		show_percentiles(out, "sync", &ts->sync_hist, o);
 	}
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
 	fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64 ", minf=%" PRIu64 "\n",
@@ -227,10 +245,12 @@ static void show_group(FILE *out, const struct group_summary *gs)
 {
 	char s[8][32];
 	fprintf(out, "\nRun status group %u (all jobs):\n", gs->groupid);
-	for (int d = 0; d < DDIR_NR; d++) {
+	for (int d = 0; d <= DDIR_MIXED; d++) {
 		if (!gs->max_run[d] && !gs->io_bytes[d])
 			continue;
-		struct units u = { gs->kb_base == 1000, gs->unit_base == 1 };
+		if ((d == DDIR_MIXED) != (gs->unified == UNIFIED_MIXED) && gs->unified != UNIFIED_BOTH)
+			continue;
+		struct units u = { gs->kb_base == 1000, gs->unit_base == 1, (int)gs->sig_figs };
 		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64 "msec\n",
 			ddir_upper[d], rate_txt(s[0], 32, gs->agg_bw[d], u, true),
 			rate_txt(s[1], 32, gs->agg_bw[d], u, false), rate_txt(s[2], 32, gs->min_bw[d], u, true),

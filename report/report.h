@@ -29,8 +29,17 @@ void fmt_time(char *buf, size_t len, time_t t);
 /* Percent of part in whole, with fio's floor for a non-zero share (min_pct). */
 double share_pct(uint64_t part, uint64_t whole, double min_pct);
 
-/* fio's default percentile list. */
-extern const double default_percentiles[];
-extern const size_t default_percentiles_nr;
+/* One direction as printed: read, write, trim, or everything summed ("mixed"). */
+struct dir_view {
+	const char *name;
+	const struct dir_stats *ds;
+	struct sample_summary bw, iops;
+	double agg_pct;
+	int slot; /* DDIR_READ..DDIR_TRIM, or DDIR_MIXED */
+};
+
+/* The directions a unit reports, in fio's order for its unified_rw_reporting:
+ * read, write, trim; or mixed; or all four. Returns how many. */
+unsigned report_dir_views(const struct report_unit *u, struct dir_view views[DDIR_NR + 1]);
 
 #endif

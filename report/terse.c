@@ -19,11 +19,12 @@ static void ddir_fields(FILE *out, const struct report_unit *u, int d, unsigned 
 		run ? ds->total_ios * 1000 / run : 0, run);
 	lat_fields(out, &ds->slat);
 	lat_fields(out, &ds->clat);
-	uint64_t val[32];
-	hist_percentiles(&ds->clat_hist, default_percentiles, default_percentiles_nr, val);
+	const struct job_opts *o = &u->job->o;
+	uint64_t val[20];
+	hist_percentiles(&ds->clat_hist, o->pct_list, o->npct, val);
 	for (size_t i = 0; i < 20; i++) {
-		if (i < default_percentiles_nr)
-			fprintf(out, ";%f%%=%" PRIu64, default_percentiles[i], val[i] / 1000);
+		if (i < o->npct)
+			fprintf(out, ";%f%%=%" PRIu64, o->pct_list[i], val[i] / 1000);
 		else
 			fprintf(out, ";0%%=0");
 	}

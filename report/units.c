@@ -6,11 +6,19 @@
 
 #include "report/report.h"
 
-const double default_percentiles[] = {
-	1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0,
-	99.0, 99.5, 99.9, 99.95, 99.99,
-};
-const size_t default_percentiles_nr = sizeof(default_percentiles) / sizeof(default_percentiles[0]);
+unsigned report_dir_views(const struct report_unit *u, struct dir_view views[DDIR_NR + 1])
+{
+	static const char *const names[DDIR_NR] = { "read", "write", "trim" };
+	unsigned n = 0, unified = u->job->o.unified;
+	if (unified != UNIFIED_MIXED)
+		for (int d = 0; d < DDIR_NR; d++)
+			views[n++] = (struct dir_view){ names[d], &u->ts.dir[d], dir_bw_summary(&u->ts, d),
+							dir_iops_summary(&u->ts, d), u->bw_agg_pct[d], d };
+	if (unified != UNIFIED_NONE && u->mixed)
+		views[n++] = (struct dir_view){ "mixed", u->mixed, u->mixed_bw, u->mixed_iops,
+						u->bw_agg_pct[DDIR_MIXED], DDIR_MIXED };
+	return n;
+}
 
 static int digits(uint64_t v)
 {

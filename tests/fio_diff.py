@@ -4,6 +4,7 @@
 Usage from a test: python3 tests/fio_diff.py IOBENCH WORKDIR < cases
 Each case line: NAME | ARGS (shell words, may name job files under tests/jobs) | CHECKS
 CHECKS is a comma list of: ios (exact io_bytes and total_ios per job and direction),
+clean (iobench's stdout is one JSON document and its stderr is empty),
 split (read/write split within 5%, totals exact), keys (JSON key paths and number types),
 opts (global/job option maps), jobs (names, groupids, order), files (same files created).
 Prints one TAP line per check.
@@ -30,7 +31,8 @@ def types(v, path, out):
 
 def run(prog, args, wd, env):
     os.makedirs(wd, exist_ok=True)
-    p = subprocess.run([prog, '--output-format=json'] + args, cwd=wd, env=env,
+    fmt = [] if any(a.startswith('--output-format=') for a in args) else ['--output-format=json']
+    p = subprocess.run([prog] + fmt + args, cwd=wd, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
     out = p.stdout
     # fio prints notes (e.g. "note: both iodepth >= 1 and synchronous...") before the JSON.
@@ -59,7 +61,7 @@ def tap(ok, desc, why=''):
 
 def per_job(doc):
     return [(j['jobname'], j['groupid'],
-             {d: (j[d]['io_bytes'], j[d]['total_ios']) for d in ('read', 'write', 'trim')})
+             {d: (j[d]['io_bytes'], j[d]['total_ios']) for d in ('read', 'write', 'trim', 'mixed') if d in j})
             for j in doc['jobs']]
 
 
@@ -88,7 +90,7 @@ def compare(name, args, checks, iobench, work, env):
                 tot_b = sum(v[1] for v in b.values())
                 if sum(v[0] for v in a.values()) != sum(v[0] for v in b.values()):
                     bad.append(('bytes', a, b))
-                elif abs(tot_a - tot_b) > 0.05 * tot_a or abs(a['read'][1] - b['read'][1]) > 0.05 * tot_a:
+                elif abs(tot_a - tot_b) > 0.05 * tot_a or abs(a.get('read', (0, 0))[1] - b.get('read', (0, 0))[1]) > 0.05 * tot_a:
                     bad.append(('split', a, b))
             tap(not bad and len(jf) == len(ji), f'{name}: same bytes, I/O count and read/write split within 5%', bad)
         elif c == 'keys':
@@ -104,6 +106,9 @@ def compare(name, args, checks, iobench, work, env):
             jo = [j['job options'] for j in df['jobs']], [j['job options'] for j in di['jobs']]
             tap(ga == gb and jo[0] == jo[1] and list((ga or {}).keys()) == list((gb or {}).keys()),
                 f'{name}: same global and job option maps', f'fio {ga} {jo[0]}\niobench {gb} {jo[1]}')
+        elif c == 'clean':
+            tap(ei == '' and di is not None, f'{name}: iobench prints only JSON on stdout and nothing on stderr',
+                ei)
         elif c == 'files':
             tap(ff == fi, f'{name}: same files (names and sizes) left in the directory', f'fio {ff}\niobench {fi}')
         else:

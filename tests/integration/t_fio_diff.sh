@@ -93,6 +93,20 @@ new_group | --size=1m --ioengine=psync --name=a --rw=write --name=b --rw=read --
 stonewall-groups | --size=1m --ioengine=null --name=a --name=b --stonewall --name=c --name=d --new_group | jobs,ios
 global-vs-job | --size=4m --ioengine=io_uring $D --bs=4k --name=reader --rw=randread --iodepth=8 --name=writer --rw=randwrite --iodepth=2 | jobs,ios,keys,opts,files
 wait_for | \$JOBS/waitfor.fio | jobs,ios,opts
+# -- output shapes (issue 4): every key path of fio's with the same type; clean stdout/stderr
+shape-read | --name=r --rw=randread --size=4m --ioengine=libaio --iodepth=4 $D | jobs,keys,opts,clean
+shape-rw-nj2 | --name=m --rw=randrw --size=4m --ioengine=libaio --iodepth=4 --numjobs=2 $D | jobs,split,keys,opts,clean
+shape-rw-nj2-group | --name=m --rw=randrw --size=4m --ioengine=libaio --iodepth=4 --numjobs=2 --group_reporting $D | jobs,keys,opts,clean
+shape-jsonplus | --output-format=json+ --name=m --rw=randrw --size=4m --ioengine=libaio --iodepth=4 --numjobs=2 $D | jobs,split,keys,opts,clean
+shape-jsonplus-group | --output-format=json+ --name=m --rw=randrw --size=4m --ioengine=libaio --iodepth=4 --numjobs=2 --group_reporting $D | jobs,keys,opts,clean
+shape-stonewall | --output-format=json+ \$JOBS/two-groups.fio | jobs,ios,keys,opts,clean
+unified-mixed | --name=m --rw=randrw --size=4m --ioengine=io_uring --iodepth=4 --unified_rw_reporting=mixed | jobs,keys,opts,clean
+unified-both | --name=m --rw=randrw --size=4m --ioengine=io_uring --iodepth=4 --unified_rw_reporting=both | jobs,keys,opts,clean
+percentiles | --name=m --rw=randread --size=4m --ioengine=io_uring --percentile_list=50:90:99:99.9:99.99 --lat_percentiles=1 --slat_percentiles=1 | jobs,ios,keys,opts,clean
+no-clat-percentiles | --name=m --rw=randread --size=4m --ioengine=psync --clat_percentiles=0 | jobs,ios,keys
+gtod_reduce | --name=m --rw=randread --size=4m --ioengine=psync --gtod_reduce=1 | jobs,ios,keys
+disable-lat | --name=m --rw=randread --size=4m --ioengine=libaio --disable_lat=1 --disable_slat=1 --disable_clat=1 | jobs,ios,keys
+fsync-json | --name=m --rw=write --size=4m --bs=64k --ioengine=io_uring --iodepth=8 --fsync=16 --end_fsync=1 | jobs,ios,keys,clean
 # -- job files
 jobfile-two-groups | \$JOBS/two-groups.fio | jobs,ios,keys,opts,files
 two-jobfiles | \$JOBS/sections.fio \$JOBS/second.fio | jobs,ios,files

@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Compare two outputs in fio's normal format line by line, by shape: numbers become N,
+time units U, and lines that depend on the measured values alone (latency bucket lines,
+the program's version, "Laying out", process/thread wording) are set aside."""
+import re, sys
+
+SKIP = [r'^\s*lat \((nsec|usec|msec)\)\s*:', r'^(fio|iobench)-', r'Laying out IO file',
+        r'^\s*$', r'^Disk stats', r'^\s+\w+: ios=\d+/\d+, merge=']
+
+
+def shape(path):
+    out = []
+    for line in open(path):
+        line = line.rstrip('\n')
+        if any(re.search(p, line) for p in SKIP):
+            continue
+        line = re.sub(r'Starting \d+ (process(es)?|threads?)', 'Starting N workers', line)
+        line = re.sub(r'pid=\d+: .*$', 'pid=N: DATE', line)
+        line = re.sub(r'\((nsec|usec|msec)\)', '(U)', line)
+        line = re.sub(r'\d+(\.\d+)?(k|M|G|T)?(i?B|i?bit)?(/s)?', 'N', line)
+        line = re.sub(r'\[\s+', '[', line)      # padding depends on the values
+        line = re.sub(r'=\s+', '=', line)
+        line = re.sub(r'\s+', ' ', line)
+        out.append(line.strip())
+    return out
+
+
+a, b = shape(sys.argv[1]), shape(sys.argv[2])
+if a == b:
+    sys.exit(0)
+import difflib
+for d in list(difflib.unified_diff(a, b, 'fio', 'iobench', lineterm='', n=1))[:16]:
+    print('#   ' + d)
+sys.exit(1)
