@@ -10,7 +10,7 @@ CFLAGS    ?= -O2 -g
 PKG_CONFIG ?= pkg-config
 
 DEB_PKGS      := build-essential pkg-config libaio-dev liburing-dev libcjson-dev libcmocka-dev
-DEB_TEST_PKGS := fio jq python3
+DEB_TEST_PKGS := fio jq python3 python3-pandas util-linux
 
 PKG_LIBS := liburing libcjson
 override CPPFLAGS += -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" -MMD -MP

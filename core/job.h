@@ -145,6 +145,10 @@ struct job_opts {
 	bool norandommap, end_fsync, fsync_on_close, invalidate, zero_buffers, refill_buffers;
 	bool scramble_buffers, exitall, exitall_on_error, readonly, fixedbufs, registerfiles;
 	bool sqthread_poll, hipri, userspace_reap;
+	/* logs */
+	char bw_log[PATH_MAX], iops_log[PATH_MAX], lat_log[PATH_MAX], hist_log[PATH_MAX];
+	uint64_t log_avg_msec, log_hist_msec;
+	bool log_offset, per_job_logs;
 	/* reporting */
 	unsigned unified;          /* enum unified_rw */
 	unsigned npct;

@@ -617,3 +617,15 @@ int opt_parse_percentiles(struct job_opts *o, const struct option_def *d, const 
 	o->npct = cnt;
 	return 0;
 }
+
+/* write_*_log=PREFIX; a bare flag means the job's name (stored as "1"). */
+int opt_parse_logname(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	const char *name = v && *v ? v : "1";
+	if (strlen(name) >= d->size) {
+		snprintf(e, n, "file name is too long");
+		return -ENAMETOOLONG;
+	}
+	memcpy(FIELD(o, d, char), name, strlen(name) + 1);
+	return 0;
+}

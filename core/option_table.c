@@ -16,6 +16,7 @@
 #define C_ENG "Engines"
 #define C_UNIT "Units and placement"
 #define C_REP "Reporting"
+#define C_LOG "Logs"
 #define C_NOT "fio options iobench does not carry out yet"
 
 #define STR(n, f, d, c, h) { .name = n, .type = OPT_STR, .offset = OFF(f), .size = SZ(f), .def = d, .category = c, .help = h }
@@ -203,6 +204,18 @@ const struct option_def option_table[] = {
 	{ .name = "disable_bw_measurement", .alias = "disable_bw", .type = OPT_BOOL, .offset = OFF(disable_bw),
 	  .def = "0", .category = C_REP, .help = "Do not sample bandwidth and IOPS" },
 	BOOL("gtod_reduce", gtod_reduce, "0", C_REP, "Measure no latencies, take fewer clock readings"),
+	FUNC("write_bw_log", bw_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
+	     "Bandwidth log: PREFIX_bw.N.log"),
+	FUNC("write_iops_log", iops_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
+	     "IOPS log: PREFIX_iops.N.log"),
+	FUNC("write_lat_log", lat_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
+	     "Latency logs: PREFIX_slat.N.log, PREFIX_clat.N.log, PREFIX_lat.N.log"),
+	FUNC("write_hist_log", hist_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
+	     "Completion latency histogram log: PREFIX_clat_hist.N.log"),
+	U64("log_avg_msec", log_avg_msec, NULL, 0, INT64_MAX, C_LOG, "Average log entries over this many ms (0: every I/O)"),
+	U64("log_hist_msec", log_hist_msec, NULL, 0, INT64_MAX, C_LOG, "Histogram log interval in ms (default 1000)"),
+	BOOL("log_offset", log_offset, "0", C_LOG, "Add each I/O's offset to the logs"),
+	BOOL("per_job_logs", per_job_logs, "1", C_LOG, "One log per clone (.N in the name)"),
 	NOOP("create_serialize", C_FILE, "Accepted: iobench lays files out before a group starts"),
 	NOOP("unique_filename", C_FILE, "Accepted: only matters for fio's client/server mode"),
 
@@ -223,14 +236,6 @@ const struct option_def option_table[] = {
 	NOT("zoneskip", "Zone skip"),
 	NOT("max_open_zones", "Open zone limit"),
 	NOT("read_beyond_wp", "Read past the write pointer"),
-	NOT("write_bw_log", "Bandwidth log (issue 4)"),
-	NOT("write_iops_log", "IOPS log (issue 4)"),
-	NOT("write_lat_log", "Latency logs (issue 4)"),
-	NOT("write_hist_log", "Histogram log (issue 4)"),
-	NOT("log_avg_msec", "Log averaging (issue 4)"),
-	NOT("log_hist_msec", "Histogram log interval (issue 4)"),
-	NOT("log_offset", "Offsets in logs (issue 4)"),
-	NOT("per_job_logs", "One log per clone (issue 4)"),
 	NOT("log_prio", "Priority in log entries (issue 4)"),
 	NOT("block_error_percentiles", "Trim error histogram"),
 	NOT("latency_target", "Find the depth that meets a latency target"),

@@ -60,7 +60,8 @@ int option_set(struct job_opts *o, const struct option_def *def, const char *val
 	bool b;
 	int ret;
 
-	if (!value && def->type != OPT_BOOL && def->type != OPT_NOOP && def->type != OPT_UNSUPPORTED) {
+	if (!value && def->type != OPT_BOOL && def->type != OPT_NOOP && def->type != OPT_UNSUPPORTED &&
+	    def->parse != opt_parse_logname) {
 		snprintf(err, errlen, "needs a value");
 		return -EINVAL;
 	}

@@ -79,6 +79,7 @@ int opt_parse_choice(struct job_opts *o, const struct option_def *d, const char 
 int opt_parse_cpus(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_randseed(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_percentiles(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
+int opt_parse_logname(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_buffered(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 
 /* The words OPT_FUNC choice options take (opt_parse_choice), by option name. */

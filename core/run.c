@@ -229,6 +229,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->ops = engine_find(job->o.ioengine);
 		w->plan = &c->plan;
 		w->clone = c->clone;
+		w->log_index = (unsigned)i + 1;
 		w->seed = clone_seed(&job->o, c->job, c->clone);
 		w->stop = &rc->stop;
 		w->ts = c->ts;

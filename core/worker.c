@@ -80,6 +80,9 @@ static void complete_one(struct wstate *s, struct io_unit *u, uint64_t t)
 		if (s->hist_lat)
 			hist_record(&ds->lat_hist, t - u->start_ns);
 	}
+	if (s->logs && perflogs_io(s->logs, (t - s->measure_start_ns) / NS_PER_MS, u->ddir, bytes, u->offset,
+				   u->issue_ns - u->start_ns, clat, t - u->start_ns, !s->sync))
+		worker_fail(s, -ENOMEM);
 }
 
 /* ---- submit ---- */
@@ -336,6 +339,12 @@ static void check_time(struct wstate *s)
 	int ret = pace_check_min(s);
 	if (ret)
 		worker_fail(s, ret);
+	if (s->logs && s->measuring) {
+		const struct hist *h[DDIR_NR] = { &s->ts->dir[0].clat_hist, &s->ts->dir[1].clat_hist,
+						  &s->ts->dir[2].clat_hist };
+		if (perflogs_tick(s->logs, (s->now - s->measure_start_ns) / NS_PER_MS, h, s->o->bs))
+			worker_fail(s, -ENOMEM);
+	}
 }
 
 static void finish_stats(struct wstate *s)
@@ -536,11 +545,24 @@ int worker_run(struct worker *w)
 	}
 	offsets_init(&s);
 	pace_init(&s);
+	if (o->bw_log[0] || o->iops_log[0] || o->lat_log[0] || o->hist_log[0]) {
+		s.logs = malloc(sizeof(*s.logs));
+		if (!s.logs) {
+			ret = -ENOMEM;
+			goto out_close;
+		}
+		perflogs_init(s.logs, o);
+	}
 	run_loop(&s);
+	if (s.logs && perflogs_write(s.logs, o, w->log_index) && !w->err)
+		w->err = -EIO;
 out_close:
 	close_files(&s);
 	engine_cleanup(w->ops, &s.eng);
 out:
+	if (s.logs)
+		perflogs_free(s.logs);
+	free(s.logs);
 	free(s.files);
 	free(s.fds);
 	free(s.units);

@@ -15,6 +15,7 @@ struct worker {
 	const struct engine_ops *ops;
 	const struct file_plan *plan; /* files, regions, amount of I/O */
 	unsigned clone;          /* clone number, for cpus_allowed_policy=split */
+	unsigned log_index;      /* N of the logs' names: the clone's number in the run, from 1 */
 	uint64_t seed;
 	const atomic_bool *stop; /* set by a signal or exitall: stop issuing */
 	struct thread_stats *ts; /* written by this worker only */

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include "core/files.h"
+#include "core/perflog.h"
 #include "core/rand.h"
 #include "core/worker.h"
 
@@ -57,6 +58,7 @@ struct wstate {
 	uint64_t think_count;
 	uint64_t rate_check_ns, rate_bytes[DDIR_NR], rate_ios[DDIR_NR];
 	struct rusage ru0;
+	struct perflogs *logs; /* NULL unless the job writes logs */
 };
 
 /* offsets.c */

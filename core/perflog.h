@@ -1,0 +1,70 @@
+/* fio's per-job logs: bandwidth, IOPS, latency (slat, clat, lat) and clat histogram,
+ * in fio's formats and file names. Entries are kept in memory by the worker (in chunks,
+ * one allocation per 4096 entries) and written when the job ends. */
+#ifndef IOBENCH_PERFLOG_H
+#define IOBENCH_PERFLOG_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/hist.h"
+#include "core/job.h"
+
+enum perflog_kind { LOG_BW, LOG_IOPS, LOG_SLAT, LOG_CLAT, LOG_LAT, LOG_KINDS };
+
+struct log_entry {
+	uint64_t t_ms;
+	uint64_t value;
+	uint64_t offset;
+	uint32_t bs;
+	uint8_t ddir;
+};
+
+struct log_chunk {
+	struct log_chunk *next;
+	unsigned n;
+	struct log_entry e[4096];
+};
+
+struct perflog {
+	struct log_chunk *head, *tail;
+	bool on;
+};
+
+/* One window's sums per direction, for log_avg_msec averaging. */
+struct log_window {
+	uint64_t sum[LOG_KINDS][DDIR_NR], count[LOG_KINDS][DDIR_NR];
+	uint64_t bytes[DDIR_NR], ios[DDIR_NR];
+};
+
+struct hist_log_entry {
+	uint64_t t_ms;
+	uint8_t ddir;
+	uint32_t bs;
+	uint64_t *counts; /* HIST_NR */
+	struct hist_log_entry *next;
+};
+
+struct perflogs {
+	struct perflog log[LOG_KINDS];
+	struct log_window win;
+	uint64_t window_start_ms, avg_ms;
+	bool any;
+	bool hist_on;
+	uint64_t hist_ms, hist_last_ms;
+	struct hist last_hist[DDIR_NR];
+	struct hist_log_entry *hist_head, *hist_tail;
+};
+
+void perflogs_init(struct perflogs *pl, const struct job_opts *o);
+/* A completed I/O (t_ms since the job's start). Returns -ENOMEM if a chunk cannot be had. */
+int perflogs_io(struct perflogs *pl, uint64_t t_ms, enum ddir d, uint64_t bs, uint64_t offset,
+		uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, bool has_slat);
+/* Time passes: close averaging windows and histogram intervals due by t_ms. */
+int perflogs_tick(struct perflogs *pl, uint64_t t_ms, const struct hist *const clat_now[DDIR_NR],
+		  const uint64_t *bs);
+/* Write the logs: prefixes from the options, index = the job's number (1..N). */
+int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index);
+void perflogs_free(struct perflogs *pl);
+
+#endif
