@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/expr.h"
+#include "core/parse.h"
 #include "core/options.h"
 
 static void usage(FILE *out)
@@ -17,6 +18,8 @@ static void usage(FILE *out)
 		"  --output=FILE          write the report to FILE instead of stdout\n"
 		"  --output-format=FMT    normal, json, json+ or terse (comma-separated for several)\n"
 		"  --minimal              the terse format (--terse-version=3, 4 or 5)\n"
+		"  --eta=WHEN             the progress line on stderr: auto (a terminal), always, never\n"
+		"  --status-interval=T    a full report every T (1s, 500ms...) while running\n"
 		"  --parse-only           parse the options and job files, then exit\n"
 		"  --showcmd              print the job files as one command line\n"
 		"  --section=NAME         run only this job section (repeatable)\n"
@@ -91,6 +94,28 @@ static int program_option(const char *key, const char *val, const char *next, st
 			return -1;
 		}
 		cfg->terse_version = (unsigned)(v[0] - '0');
+		return 1;
+	}
+	if (strcmp(key, "eta") == 0) {
+		const char *v = val ? val : next;
+		*consumed = !val && next;
+		if (!v || (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))) {
+			fprintf(stderr, "iobench: --eta: '%s' is not auto, always or never\n", v ? v : "");
+			return -1;
+		}
+		cfg->eta = !strcmp(v, "always") ? 1 : !strcmp(v, "never") ? -1 : 0;
+		return 1;
+	}
+	if (strcmp(key, "status-interval") == 0) {
+		const char *v = val ? val : next;
+		uint64_t us;
+		*consumed = !val && next;
+		if (!v || parse_time_us(v, 1000000, &us) || us < 1000) {
+			fprintf(stderr, "iobench: --status-interval: cannot parse '%s' as a time (1s, 500ms...)\n",
+				v ? v : "");
+			return -1;
+		}
+		cfg->status_interval_ms = us / 1000;
 		return 1;
 	}
 	if (strcmp(key, "showcmd") == 0) {

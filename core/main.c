@@ -3,11 +3,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/cli.h"
 #include "core/run.h"
 #include "core/signals.h"
 #include "report/report.h"
+
+struct monitor_out {
+	FILE *out;
+	bool eta_shown;
+};
+
+static int report_all(FILE *out, const struct run_ctx *rc);
+
+/* --status-interval: the cumulative results so far, in the chosen formats. */
+static void status_report(struct run_ctx *rc, void *arg)
+{
+	struct monitor_out *mo = arg;
+	run_use_snapshots(rc, true);
+	if (!run_summarize(rc))
+		report_all(mo->out, rc);
+	run_summary_free(rc);
+	run_use_snapshots(rc, false);
+}
+
+static void eta_line(const struct run_ctx *rc, const struct run_progress *p, void *arg)
+{
+	struct monitor_out *mo = arg;
+	report_eta(stderr, p);
+	mo->eta_shown = true;
+}
 
 static int report_all(FILE *out, const struct run_ctx *rc)
 {
@@ -64,8 +90,16 @@ int main(int argc, char **argv)
 	bool normal = cfg.formats & FMT_NORMAL;
 	if (normal)
 		report_normal_header(out, &rc);
+	struct monitor_out mo = { out, false };
+	rc.eta = cfg.eta > 0 || (cfg.eta == 0 && isatty(STDERR_FILENO));
+	rc.status_interval_ms = cfg.status_interval_ms;
+	rc.status_cb = status_report;
+	rc.eta_cb = eta_line;
+	rc.cb_arg = &mo;
 	int run_err = run_execute(&rc, normal ? out : NULL);
 	signals_stop(&sw);
+	if (mo.eta_shown)
+		fprintf(stderr, "\n");
 	if (run_summarize(&rc)) {
 		fprintf(stderr, "iobench: out of memory while summing up\n");
 		goto out_file;

@@ -44,16 +44,17 @@ struct job *run_cfg_add_job(struct run_cfg *cfg)
 void run_ctx_free(struct run_ctx *rc)
 {
 	for (size_t i = 0; i < rc->nclones; i++) {
-		free(rc->clones[i].ts);
-		files_plan_free(&rc->clones[i].plan);
+		struct clone_result *c = &rc->clones[i];
+		free(c->ts);
+		free(c->progress.snap);
+		free(c->status_copy);
+		pthread_mutex_destroy(&c->progress.lock);
+		files_plan_free(&c->plan);
 	}
 	free(rc->clones);
 	free(rc->job_done);
 	rc->job_done = NULL;
-	for (size_t i = 0; rc->units && i < rc->nunits; i++)
-		free(rc->units[i].mixed);
-	free(rc->units);
-	free(rc->groups);
+	run_summary_free(rc);
 	disks_free(&rc->disks);
 	rc->clones = NULL;
 	rc->units = NULL;
@@ -151,6 +152,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			c->ts = calloc(1, sizeof(*c->ts));
 			if (!c->ts)
 				return -ENOMEM;
+			pthread_mutex_init(&c->progress.lock, NULL);
 		}
 	}
 	return 0;
@@ -174,11 +176,14 @@ static void *thread_main(void *p)
 		while (atomic_load(&rc->job_done[a->waitee]) < want && !atomic_load(&rc->stop))
 			clock_sleep_ns(NS_PER_MS);
 	}
+	atomic_store(&a->w.progress->state, CLONE_RUNNING);
 	int err = worker_run(&a->w);
 	const struct job_opts *o = a->w.o;
 	if (o->exitall || (err && o->exitall_on_error))
 		atomic_store(&rc->stop, true);
 	atomic_fetch_add(&rc->job_done[a->job], 1);
+	atomic_store(&a->w.progress->state, CLONE_DONE);
+	atomic_fetch_add(&rc->threads_done, 1);
 	return NULL;
 }
 
@@ -211,6 +216,29 @@ static void unlink_group_files(struct run_ctx *rc, unsigned g)
 	}
 }
 
+/* The main thread while a group runs: the ETA line every second, a status report every
+ * --status-interval, until the group's threads are all done. */
+static void monitor_group(struct run_ctx *rc, unsigned started)
+{
+	uint64_t now = clock_now_ns();
+	uint64_t next_eta = now + NS_PER_SEC, next_status = now + rc->status_interval_ms * NS_PER_MS;
+	while (atomic_load(&rc->threads_done) < started) {
+		clock_sleep_ns(20 * NS_PER_MS);
+		now = clock_now_ns();
+		if (rc->eta && rc->eta_cb && now >= next_eta) {
+			struct run_progress p;
+			run_progress_get(rc, &p);
+			rc->eta_cb(rc, &p, rc->cb_arg);
+			next_eta += NS_PER_SEC;
+		}
+		if (rc->status_interval_ms && rc->status_cb && now >= next_status) {
+			rc->status_cb(rc, rc->cb_arg);
+			next_status += rc->status_interval_ms * NS_PER_MS;
+		}
+	}
+	atomic_store(&rc->threads_done, 0);
+}
+
 static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 {
 	struct run_cfg *cfg = rc->cfg;
@@ -233,6 +261,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->seed = clone_seed(&job->o, c->job, c->clone);
 		w->stop = &rc->stop;
 		w->ts = c->ts;
+		w->progress = &c->progress;
 		args[i].rc = rc;
 		args[i].job = c->job;
 		args[i].waitee = find_waitee(rc, job);
@@ -246,6 +275,10 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		}
 		args[i].started = true;
 	}
+	unsigned started = 0;
+	for (size_t i = 0; i < rc->nclones; i++)
+		started += args[i].started;
+	monitor_group(rc, started);
 	for (size_t i = 0; i < rc->nclones; i++) {
 		if (!args[i].started)
 			continue;
@@ -277,9 +310,15 @@ static void find_disks(struct run_ctx *rc)
 int run_execute(struct run_ctx *rc, FILE *notes)
 {
 	int ret = 0;
+	for (size_t i = 0; rc->status_interval_ms && i < rc->nclones; i++) {
+		rc->clones[i].progress.snap = calloc(1, sizeof(struct thread_stats));
+		rc->clones[i].status_copy = calloc(1, sizeof(struct thread_stats));
+		if (!rc->clones[i].progress.snap || !rc->clones[i].status_copy)
+			return -ENOMEM;
+	}
 	find_disks(rc);
 	disks_snapshot(&rc->disks, true);
-	rc->start_ns = clock_now_ns();
+	rc->start_ns = rc->last_eta_ns = clock_now_ns();
 	for (unsigned g = 0; g < rc->ngroups; g++) {
 		int r = run_group(rc, g, notes);
 		if (r && !ret)

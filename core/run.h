@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "core/job.h"
 #include "core/stats.h"
+#include "core/worker.h"
 
 enum output_format {
 	FMT_NORMAL = 1 << 0,
@@ -27,6 +28,8 @@ struct run_cfg {
 	size_t njobs, cap_jobs;
 	unsigned formats;
 	unsigned terse_version;    /* 3 (default), 4 or 5 */
+	int eta;                   /* --eta: -1 never, 0 auto (stderr is a terminal), 1 always */
+	uint64_t status_interval_ms;
 	const char *output_path;
 	bool parse_only;
 	bool showcmd;
@@ -49,6 +52,8 @@ struct clone_result {
 	struct thread_stats *ts;
 	int err;
 	uint64_t elapsed_s;
+	struct clone_progress progress;
+	struct thread_stats *status_copy; /* --status-interval: what a report reads */
 };
 
 /* One job block in the output: a clone, or all clones of a group_reporting job. */
@@ -75,6 +80,8 @@ struct group_summary {
 	unsigned kb_base, unit_base, sig_figs;
 };
 
+struct run_progress;
+
 struct run_ctx {
 	struct run_cfg *cfg;
 	atomic_bool stop;          /* the running jobs stop issuing (signal, exitall) */
@@ -90,7 +97,33 @@ struct run_ctx {
 	size_t nunits;
 	struct group_summary *groups;
 	struct disk_set disks;     /* block devices behind the files */
+	/* the monitor: called from the main thread while a group runs */
+	uint64_t status_interval_ms;        /* --status-interval; 0 = off */
+	bool eta;                           /* print the ETA line */
+	void (*status_cb)(struct run_ctx *rc, void *arg);
+	void (*eta_cb)(const struct run_ctx *rc, const struct run_progress *p, void *arg);
+	void *cb_arg;
+	atomic_uint threads_done;
+	uint64_t last_eta_bytes[DDIR_NR], last_eta_ios[DDIR_NR], last_eta_ns;
 };
+
+/* What the ETA line shows. */
+struct run_progress {
+	unsigned running, done, total;
+	char states[512];         /* one letter per clone, fio's: R r W w M m, _ done, P waiting */
+	double pct_done;
+	uint64_t eta_s;
+	uint64_t bw[DDIR_NR];     /* bytes/s since the last line */
+	uint64_t iops[DDIR_NR];
+};
+
+/* Free what run_summarize made (before summarizing again). */
+void run_summary_free(struct run_ctx *rc);
+
+/* Gather the clones' published counters (main thread). */
+void run_progress_get(struct run_ctx *rc, struct run_progress *p);
+/* Swap the clones' stats for their published copies (and back): status reports. */
+void run_use_snapshots(struct run_ctx *rc, bool on);
 
 /* Resolve every job's options, assign groups, expand clones, check engines and sizes.
  * Prints one line per problem to stderr; returns 0 or -EINVAL. */

@@ -113,3 +113,14 @@ int run_summarize(struct run_ctx *rc)
 	}
 	return 0;
 }
+
+void run_summary_free(struct run_ctx *rc)
+{
+	for (size_t i = 0; rc->units && i < rc->nunits; i++)
+		free(rc->units[i].mixed);
+	free(rc->units);
+	free(rc->groups);
+	rc->units = NULL;
+	rc->groups = NULL;
+	rc->nunits = 0;
+}

@@ -317,6 +317,27 @@ static void take_sample(struct wstate *s)
 	s->last_sample_ns = s->now;
 }
 
+/* Show the monitor where the job is, about every 100 ms (not per I/O). */
+static void publish(struct wstate *s, bool force)
+{
+	struct clone_progress *p = s->w->progress;
+	if (!p || (!force && s->now < s->next_publish_ns))
+		return;
+	s->next_publish_ns = s->now + 100 * NS_PER_MS;
+	for (int d = 0; d < DDIR_NR; d++) {
+		atomic_store_explicit(&p->bytes[d], s->ts->dir[d].io_bytes, memory_order_relaxed);
+		atomic_store_explicit(&p->ios[d], s->ts->dir[d].total_ios, memory_order_relaxed);
+	}
+	atomic_store_explicit(&p->elapsed_ms, (s->now - s->start_ns) / NS_PER_MS, memory_order_relaxed);
+	if (p->snap) {
+		pthread_mutex_lock(&p->lock);
+		memcpy(p->snap, s->ts, sizeof(*p->snap));
+		p->snap->runtime_ms = p->snap->job_runtime_ms =
+			s->measuring ? (s->now - s->measure_start_ns) / NS_PER_MS : 0;
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
 static void check_time(struct wstate *s)
 {
 	if (!s->measuring && s->now >= s->ramp_end_ns) {
@@ -339,6 +360,7 @@ static void check_time(struct wstate *s)
 	int ret = pace_check_min(s);
 	if (ret)
 		worker_fail(s, ret);
+	publish(s, false);
 	if (s->logs && s->measuring) {
 		const struct hist *h[DDIR_NR] = { &s->ts->dir[0].clat_hist, &s->ts->dir[1].clat_hist,
 						  &s->ts->dir[2].clat_hist };
@@ -360,6 +382,7 @@ static void finish_stats(struct wstate *s)
 	ts->ctx = (uint64_t)(ru1.ru_nvcsw + ru1.ru_nivcsw - s->ru0.ru_nvcsw - s->ru0.ru_nivcsw);
 	ts->majf = (uint64_t)(ru1.ru_majflt - s->ru0.ru_majflt);
 	ts->minf = (uint64_t)(ru1.ru_minflt - s->ru0.ru_minflt);
+	publish(s, true);
 }
 
 static void run_loop(struct wstate *s)

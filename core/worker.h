@@ -3,12 +3,24 @@
 #define IOBENCH_WORKER_H
 #include <limits.h>
 #include <stdatomic.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "core/engine.h"
 #include "core/stats.h"
 
 struct file_plan;
+
+/* What a running clone shows the monitor (ETA line, --status-interval): counters
+ * published about every 100 ms, and a copy of its stats when status reports are on. */
+enum clone_state { CLONE_WAITING, CLONE_RUNNING, CLONE_DONE };
+struct clone_progress {
+	atomic_uint_fast64_t bytes[DDIR_NR], ios[DDIR_NR];
+	atomic_uint_fast64_t elapsed_ms;
+	atomic_int state;
+	pthread_mutex_t lock;       /* guards snap */
+	struct thread_stats *snap;  /* NULL unless --status-interval */
+};
 
 struct worker {
 	const struct job_opts *o;
@@ -19,6 +31,7 @@ struct worker {
 	uint64_t seed;
 	const atomic_bool *stop; /* set by a signal or exitall: stop issuing */
 	struct thread_stats *ts; /* written by this worker only */
+	struct clone_progress *progress;
 	int err;                 /* -errno of the failure that stopped it, 0 if none */
 };
 

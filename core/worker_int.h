@@ -59,6 +59,7 @@ struct wstate {
 	uint64_t rate_check_ns, rate_bytes[DDIR_NR], rate_ios[DDIR_NR];
 	struct rusage ru0;
 	struct perflogs *logs; /* NULL unless the job writes logs */
+	uint64_t next_publish_ns;
 };
 
 /* offsets.c */

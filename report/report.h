@@ -9,6 +9,9 @@
 void report_normal_header(FILE *out, const struct run_ctx *rc);
 void report_normal(FILE *out, const struct run_ctx *rc);
 
+/* The one-line ETA (with a leading carriage return, no newline). */
+void report_eta(FILE *out, const struct run_progress *p);
+
 /* fio's terse format, version 3, 4 or 5: one line per job. */
 void report_terse(FILE *out, const struct run_ctx *rc, unsigned version);
 

@@ -1,0 +1,40 @@
+/* The ETA line on stderr, as fio draws it:
+ * Jobs: 1 (f=1): [R(1)][50.0%][r=368MiB/s][r=92 IOPS][eta 00m:01s] */
+#include <inttypes.h>
+#include <string.h>
+
+#include "report/report.h"
+
+/* "RRr_" -> "R(2),r(1),_(1)" */
+static void runs_of(const char *states, char *out, size_t len)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (size_t i = 0; states[i] && o + 16 < len;) {
+		size_t j = i;
+		while (states[j] == states[i])
+			j++;
+		o += (size_t)snprintf(out + o, len - o, "%s%c(%zu)", o ? "," : "", states[i], j - i);
+		i = j;
+	}
+}
+
+void report_eta(FILE *out, const struct run_progress *p)
+{
+	static const char dir_letter[DDIR_NR] = { 'r', 'w', 't' };
+	char runs[600], bw[128] = "", iops[128] = "";
+	runs_of(p->states, runs, sizeof(runs));
+	for (int d = 0; d < DDIR_NR; d++) {
+		if (!p->bw[d] && !p->iops[d] && d != DDIR_READ)
+			continue;
+		char num[32];
+		fmt_num(num, sizeof(num), p->bw[d], 4, true, UNIT_BYTE_PER_SEC);
+		snprintf(bw + strlen(bw), sizeof(bw) - strlen(bw), "%s%c=%s", bw[0] ? "," : "", dir_letter[d], num);
+		fmt_num(num, sizeof(num), p->iops[d], 4, false, UNIT_NONE);
+		snprintf(iops + strlen(iops), sizeof(iops) - strlen(iops), "%s%c=%s", iops[0] ? "," : "",
+			 dir_letter[d], num);
+	}
+	fprintf(out, "\rJobs: %u (f=%u): [%s][%.1f%%][%s][%s IOPS][eta %02" PRIu64 "m:%02" PRIu64 "s]\033[K",
+		p->running, p->running, runs, p->pct_done, bw, iops, p->eta_s / 60, p->eta_s % 60);
+	fflush(out);
+}
