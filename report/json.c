@@ -145,15 +145,20 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	jint(job, "eta", 0);
 	jint(job, "elapsed", (int64_t)u->elapsed_s);
 	add_options(job, "job options", &u->job->given);
+	/* fio's order: read, write, trim, sync, then mixed (unified_rw_reporting=both);
+	 * a mixed-only report has no sync. */
 	struct dir_view views[DDIR_NR + 1];
 	unsigned nv = report_dir_views(u, views);
 	for (unsigned i = 0; i < nv; i++)
-		add_ddir(job, u, &views[i], plus);
-	if (o->unified != UNIFIED_MIXED) { /* fio leaves sync out of a mixed report */
+		if (views[i].slot != DDIR_MIXED)
+			add_ddir(job, u, &views[i], plus);
+	if (o->unified != UNIFIED_MIXED) {
 		cJSON *sync = cJSON_AddObjectToObject(job, "sync");
 		jint(sync, "total_ios", (int64_t)ts->sync_lat.n);
 		add_percentiles(add_series(sync, "lat_ns", &ts->sync_lat), &ts->sync_hist, o, false);
 	}
+	if (nv && views[nv - 1].slot == DDIR_MIXED)
+		add_ddir(job, u, &views[nv - 1], plus);
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
 	jint(job, "job_runtime", (int64_t)ts->job_runtime_ms);
 	jflt(job, "usr_cpu", run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0);

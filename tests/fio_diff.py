@@ -100,7 +100,10 @@ def compare(name, args, checks, iobench, work, env):
             diff = [f'missing {k} ({t})' for k, t in a.items() if k not in b]
             diff += [f'type {k}: fio {t}, iobench {b[k]}' for k, t in a.items() if k in b and b[k] != t]
             diff += [f'extra {k}' for k in b if k not in a]
-            tap(not diff, f'{name}: same JSON key paths and number types', '\n'.join(diff))
+            if not diff and list(a) != list(b):
+                first = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+                diff.append(f'order differs at {list(a)[first]} (iobench: {list(b)[first]})')
+            tap(not diff, f'{name}: same JSON key paths, order and number types', '\n'.join(diff))
         elif c == 'opts':
             ga, gb = df.get('global options'), di.get('global options')
             jo = [j['job options'] for j in df['jobs']], [j['job options'] for j in di['jobs']]

@@ -32,3 +32,12 @@ out=ours.1.txt
 check "dbench's greps: IOPS=, BW=, avg=, READ:, WRITE:" \
 	sh -c "grep -q 'IOPS=' $out && grep -q 'BW=' $out && grep -q 'avg=' $out && grep -q 'READ:' $out && grep -q 'WRITE:' $out"
 check "no stderr for clean runs" sh -c "! cat err.*.txt | grep -q ."
+
+# several formats at once, in fio's order (terse, JSON, normal), and significant_figures
+"$IOBENCH" --name=nj --ioengine=null --size=64m --output-format=normal,json >both.txt
+line() { grep -n "$1" both.txt | head -1 | cut -d: -f1; }
+check "--output-format=normal,json: job lines, then the JSON document, then the results (as fio)" \
+	sh -c "[ $(line '^Starting') -lt $(line '^{$') ] && [ $(line '^{$') -lt $(line '^}$') ] && \
+	       [ $(line '^}$') -lt $(line '^nj: (groupid=0') ]"
+"$IOBENCH" --name=sf --ioengine=null --size=1g --significant_figures=6 >sf.txt
+check "significant_figures=6: sizes with six digits (io 1024.0MiB (1073.7MB))" grep -q 'io=1024.0MiB (1073.7MB)' sf.txt
