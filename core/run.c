@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/engine.h"
+#include "core/guard.h"
 #include "core/layout.h"
 #include "core/worker.h"
 
@@ -98,6 +99,22 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 	return 0;
 }
 
+/* Nothing is written where the user did not ask: mounted devices, swap. */
+static int guard_files(const struct job_opts *o, const struct file_plan *plan, bool no_file)
+{
+	if (no_file || o->allow_mounted_write || !(job_has_dir(o, DDIR_WRITE) || job_has_dir(o, DDIR_TRIM)))
+		return 0;
+	for (unsigned i = 0; i < plan->nfiles; i++) {
+		char why[PATH_MAX + 128];
+		if (guard_check_write(plan->files[i].path, why, sizeof(why))) {
+			fprintf(stderr, "iobench: job '%s': refusing to write to '%s': the device is %s "
+					"(allow_mounted_write=1 overrides)\n", o->name, plan->files[i].path, why);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
 /* wait_for=NAME: the index of the job of that name in the same group, or -1. */
 static long find_waitee(const struct run_ctx *rc, const struct job *job)
 {
@@ -147,7 +164,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			struct clone_result *c = &rc->clones[rc->nclones++];
 			c->job = i;
 			c->clone = k;
-			if (files_plan(&job->o, k, no_file, &c->plan))
+			if (files_plan(&job->o, k, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file))
 				return -EINVAL;
 			c->ts = calloc(1, sizeof(*c->ts));
 			if (!c->ts)

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Issue 5: a mounted block device is never written without allow_mounted_write=1, also
+# through a symlink; its contents are unchanged afterwards. --readonly refuses writes.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
+if [ "$(id -u)" != 0 ] || ! have losetup || ! have mkfs.ext4 || ! unshare -m true 2>/dev/null; then
+	skip "write guards on a mounted loop device" "needs root, losetup, mkfs.ext4 and unshare"
+	exit 0
+fi
+truncate -s 64m img
+LOOP=$(losetup -f --show img 2>/dev/null)
+if [ -z "$LOOP" ]; then
+	skip "write guards on a mounted loop device" "no free loop device"
+	exit 0
+fi
+trap 'losetup -d "$LOOP" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+mkfs.ext4 -q "$LOOP"
+ln -s "$LOOP" link
+mkdir mnt
+unshare -m sh -c "
+	mount -o ro,noload '$LOOP' '$T/mnt' || exit 1
+	md5sum <'$LOOP' >before.md5
+	'$IOBENCH' --name=w --rw=write --bs=64k --size=1m --filename='$LOOP' --output-format=json >w.out 2>w.err; echo \$? >w.rc
+	'$IOBENCH' --name=w --rw=randwrite --bs=4k --size=1m --filename='$T/link' --ioengine=libaio >l.out 2>l.err; echo \$? >l.rc
+	'$IOBENCH' --name=r --rw=read --bs=64k --size=1m --filename='$LOOP' --output-format=json >r.out 2>r.err; echo \$? >r.rc
+	'$IOBENCH' --name=w --rw=write --bs=64k --size=1m --filename='$LOOP' --readonly --allow_mounted_write=1 >ro.out 2>ro.err; echo \$? >ro.rc
+	md5sum <'$LOOP' >after.md5
+	umount '$T/mnt'
+"
+check "a write job on a mounted device is refused: exit 1" [ "$(cat w.rc)" -eq 1 ]
+check "... with a message naming the device and the mount" grep -q "refusing to write to '$LOOP': the device is mounted on $T/mnt" w.err
+check "... and nothing on stdout" [ ! -s w.out ]
+check "through a symlink too" sh -c "[ \"\$(cat l.rc)\" -eq 1 ] && grep -q 'the device is mounted on' l.err"
+check "a read job on the mounted device runs" sh -c "[ \"\$(cat r.rc)\" -eq 0 ] && grep -q '\"io_bytes\" : 1048576' r.out"
+check "--readonly refuses even with allow_mounted_write=1" sh -c "[ \"\$(cat ro.rc)\" -eq 1 ] && grep -q 'readonly' ro.err"
+check "the device's contents are unchanged (mounted read-only, so only iobench could change them)" \
+	cmp -s before.md5 after.md5
+# Not mounted: the same write goes through.
+"$IOBENCH" --name=w --rw=write --bs=64k --size=1m --filename="$LOOP" --output-format=json >u.out 2>u.err
+check "an unmounted device can be written" sh -c "[ $? -eq 0 ] && grep -q '\"io_bytes\" : 1048576' u.out"
