@@ -182,6 +182,25 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 	return 0;
 }
 
+/* A file that does not exist yet must be creatable: the nearest existing ancestor of
+ * its path has to be a directory (missing ones are made when laying out, as fio does). */
+static int check_creatable(const struct job_opts *o, const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
+		*slash = '\0';
+		if (!dir[0] || stat(dir, &st) == 0) {
+			if (!dir[0] || S_ISDIR(st.st_mode))
+				return 0;
+			fprintf(stderr, "iobench: job '%s': cannot create '%s': Not a directory\n", o->name, path);
+			return -ENOTDIR;
+		}
+	}
+	return 0;
+}
+
 int files_plan(const struct job_opts *o, unsigned clone, bool no_file, struct file_plan *plan)
 {
 	struct rng r;
@@ -193,6 +212,8 @@ int files_plan(const struct job_opts *o, unsigned clone, bool no_file, struct fi
 	uint64_t total = 0, g = job_min_bs(o);
 	for (unsigned i = 0; i < plan->nfiles; i++) {
 		ret = plan_region(o, clone, plan->nfiles, no_file, &r, &plan->files[i]);
+		if (!ret && !no_file && !plan->files[i].exists)
+			ret = check_creatable(o, plan->files[i].path);
 		if (ret)
 			return ret;
 		total += align_down(plan->files[i].region, g);

@@ -241,17 +241,18 @@ static int jf_parse_file(struct jf_state *st, const char *path, const char *labe
 		return err;
 	}
 	st->stack[st->depth++] = name;
-	char buf[MAX_LINE];
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	int lineno = 0, ret = 0;
-	while (!ret && fgets(buf, sizeof(buf), f)) {
+	while (!ret && (len = getline(&buf, &cap, f)) >= 0) {
 		lineno++;
-		size_t len = strlen(buf);
-		if (!memchr(buf, '\n', len) && !feof(f)) {
+		if (len >= MAX_LINE) {
 			fprintf(stderr, "iobench: %s:%d: line is too long\n", name, lineno);
 			ret = -EINVAL;
 			break;
 		}
-		if (!is_text(buf, len)) {
+		if (!is_text(buf, (size_t)len)) {
 			fprintf(stderr, "iobench: %s:%d: not a job file (binary data)\n", name, lineno);
 			ret = -EINVAL;
 			break;
@@ -262,6 +263,7 @@ static int jf_parse_file(struct jf_state *st, const char *path, const char *labe
 			continue;
 		ret = line[0] == '[' ? jf_section(st, name, line, lineno) : jf_option(st, name, line, lineno);
 	}
+	free(buf);
 	st->depth--;
 	if (f != stdin)
 		fclose(f);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "core/engine.h"
@@ -123,6 +124,18 @@ static int extend(const struct job_opts *o, int fd, uint64_t have, uint64_t need
 	return ret;
 }
 
+/* mkdir -p the directories above path (filename_format=a/b/$jobnum, as fio). */
+static void make_parents(const char *path)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(dir, 0755);
+		*p = '/';
+	}
+}
+
 static int layout_one(const struct job *job, const char *path, uint64_t need, bool reads)
 {
 	const struct job_opts *o = &job->o;
@@ -138,6 +151,7 @@ static int layout_one(const struct job *job, const char *path, uint64_t need, bo
 	}
 	if (!exists && o->create_on_open && !reads)
 		return 0; /* created by the job when it opens it */
+	make_parents(path);
 	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		int err = -errno;

@@ -48,9 +48,12 @@ static void complete_one(struct wstate *s, struct io_unit *u, uint64_t t)
 	if (u->result < 0) {
 		/* The first error is reported in full; tolerated ones are counted (see finish). */
 		if (!ts->nr_errors++)
-			fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu\n",
+			fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu%s\n",
 				s->o->name, s->files[u->file_index].cf->path, strerror((int)-u->result),
-				ddir_word[u->ddir], (unsigned long long)u->offset, (unsigned long long)u->len);
+				ddir_word[u->ddir], (unsigned long long)u->offset, (unsigned long long)u->len,
+				u->result == -EINVAL && s->o->direct
+					? " (O_DIRECT needs sizes and offsets aligned to the device's logical block size)"
+					: "");
 		if (!ts->error)
 			ts->error = (int)-u->result;
 		if (!error_tolerated(s, u->ddir))
