@@ -134,6 +134,8 @@ struct job_opts {
 	unsigned iodepth_batch_complete_max, iodepth_low;
 	unsigned nonvectored;
 	int sqthread_poll_cpu;
+	uint64_t fault_after;      /* faulty engine: the I/O that fails */
+	unsigned fault_errno;
 	/* units and placement */
 	unsigned kb_base, unit_base;
 	unsigned cpus_policy;

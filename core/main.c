@@ -105,7 +105,10 @@ int main(int argc, char **argv)
 		goto out_file;
 	}
 	int rep_err = report_all(out, &rc);
-	status = run_err || rep_err || atomic_load(&rc.interrupted) ? 1 : 0;
+	/* Exit status: 0 all done; 1 an error (bad input, I/O error, a job failed);
+	 * 128 + N when signal N stopped the run (results so far are printed). */
+	int sig = atomic_load(&rc.interrupted);
+	status = sig ? 128 + sig : run_err || rep_err ? 1 : 0;
 out_file:
 	if (out != stdout && fclose(out) && !status) {
 		fprintf(stderr, "iobench: --output: %s\n", strerror(errno));

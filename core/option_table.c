@@ -154,7 +154,7 @@ const struct option_def option_table[] = {
 	     "none|read|write|io|verify|all|0|1", C_GRP, "Errors to count and go on after"),
 
 	STR("ioengine", ioengine, "psync", C_ENG,
-	    "I/O engine: psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null"),
+	    "I/O engine: psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, faulty"),
 	UINT("iodepth", iodepth, "1", 1, 65536, C_ENG, "Number of I/Os to keep in flight"),
 	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .type = OPT_UINT,
 	  .offset = OFF(iodepth_batch_submit), .def = "1", .min = 0, .max = 65536, .category = C_ENG,
@@ -178,6 +178,11 @@ const struct option_def option_table[] = {
 	  .max = CPUS_MAX - 1, .engines = "io_uring", .category = C_ENG, .help = "CPU of the polling thread" },
 	{ .name = "nonvectored", .type = OPT_UINT, .offset = OFF(nonvectored), .def = "1", .min = 0, .max = 1,
 	  .engines = "io_uring", .category = C_ENG, .help = "Use non-vectored read/write commands" },
+	{ .name = "fault_after", .type = OPT_U64, .offset = OFF(fault_after), .def = "1", .min = 1,
+	  .max = INT64_MAX, .engines = "faulty", .category = C_ENG,
+	  .help = "Test engine: the I/O (counted from 1) that fails" },
+	{ .name = "fault_errno", .type = OPT_UINT, .offset = OFF(fault_errno), .def = "5", .min = 1, .max = 4095,
+	  .engines = "faulty", .category = C_ENG, .help = "Test engine: the errno it fails with (5: EIO)" },
 	{ .name = "userspace_reap", .type = OPT_BOOL, .offset = OFF(userspace_reap), .def = "0",
 	  .engines = "libaio", .category = C_ENG, .help = "Reap completions from the ring in user space" },
 

@@ -85,7 +85,7 @@ struct run_progress;
 struct run_ctx {
 	struct run_cfg *cfg;
 	atomic_bool stop;          /* the running jobs stop issuing (signal, exitall) */
-	atomic_bool interrupted;   /* a signal: no further groups */
+	atomic_int interrupted;    /* the signal that stopped the run (0: none): no further groups */
 	atomic_uint *job_done;     /* per job: clones finished (wait_for) */
 	struct clone_result *clones;
 	size_t nclones;

@@ -27,7 +27,7 @@ static void *watch(void *p)
 		if (sig == SIGUSR2)
 			return NULL;
 		atomic_store(sw->stop, true);
-		if (atomic_exchange(sw->interrupted, true)) {
+		if (atomic_exchange(sw->interrupted, sig)) {
 			fprintf(stderr, "iobench: second signal %d, exiting now\n", sig);
 			_exit(128 + sig);
 		}
@@ -35,7 +35,7 @@ static void *watch(void *p)
 	}
 }
 
-int signals_start(struct signal_watch *sw, atomic_bool *stop, atomic_bool *interrupted)
+int signals_start(struct signal_watch *sw, atomic_bool *stop, atomic_int *interrupted)
 {
 	sigset_t set;
 	signal_set(&set);

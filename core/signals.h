@@ -9,12 +9,12 @@
 struct signal_watch {
 	pthread_t tid;
 	atomic_bool *stop;        /* the jobs stop issuing */
-	atomic_bool *interrupted; /* a signal came: no more groups, exit status 1 */
+	atomic_int *interrupted;  /* the signal that came (0: none): no more groups */
 	int started;
 };
 
 /* Call before any other thread starts. 0 or -errno. */
-int signals_start(struct signal_watch *sw, atomic_bool *stop, atomic_bool *interrupted);
+int signals_start(struct signal_watch *sw, atomic_bool *stop, atomic_int *interrupted);
 void signals_stop(struct signal_watch *sw);
 
 #endif

@@ -532,9 +532,11 @@ int worker_run(struct worker *w)
 	rng_seed(&s.rng, w->seed);
 	rng_seed(&s.buf_rng, w->seed ^ 0xb0f);
 	set_affinity(&s);
-	if (o->startdelay_us[1]) {
+	if (o->startdelay_us[1]) { /* in short naps, so a signal is not kept waiting */
 		uint64_t span = o->startdelay_us[1] - o->startdelay_us[0];
-		clock_sleep_ns((o->startdelay_us[0] + (span ? rng_below(&s.rng, span + 1) : 0)) * 1000);
+		uint64_t end = clock_now_ns() + (o->startdelay_us[0] + (span ? rng_below(&s.rng, span + 1) : 0)) * 1000;
+		for (uint64_t now = clock_now_ns(); now < end && !atomic_load(w->stop); now = clock_now_ns())
+			clock_sleep_ns(end - now < 50 * NS_PER_MS ? end - now : 50 * NS_PER_MS);
 	}
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;

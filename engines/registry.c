@@ -12,6 +12,7 @@ extern const struct engine_ops pvsync_engine_ops;
 extern const struct engine_ops pvsync2_engine_ops;
 extern const struct engine_ops mmap_engine_ops;
 extern const struct engine_ops posixaio_engine_ops;
+extern const struct engine_ops faulty_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -23,6 +24,7 @@ static const struct engine_ops *const engines[] = {
 	&posixaio_engine_ops,
 	&mmap_engine_ops,
 	&null_engine_ops,
+	&faulty_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
@@ -35,5 +37,5 @@ const struct engine_ops *engine_find(const char *name)
 
 const char *engine_names(void)
 {
-	return "psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null";
+	return "psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, faulty";
 }
