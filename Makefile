@@ -9,10 +9,11 @@ CC        ?= cc
 CFLAGS    ?= -O2 -g
 PKG_CONFIG ?= pkg-config
 
-DEB_PKGS      := build-essential pkg-config libaio-dev liburing-dev libcjson-dev libcmocka-dev
+DEB_PKGS      := build-essential pkg-config libaio-dev liburing-dev libcjson-dev libcmocka-dev \
+                 libisal-dev libxxhash-dev libssl-dev
 DEB_TEST_PKGS := fio jq python3 python3-pandas util-linux
 
-PKG_LIBS := liburing libcjson
+PKG_LIBS := liburing libcjson libisal libxxhash libcrypto
 override CPPFLAGS += -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" -MMD -MP
 override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -pthread
 ifeq ($(WERROR),1)
@@ -28,11 +29,18 @@ endif
 ifneq ($(filter tsan,$(MAKECMDGOALS)),)
 SANITIZE ?= tsan
 endif
+ifneq ($(filter ubsan,$(MAKECMDGOALS)),)
+SANITIZE ?= ubsan
+endif
 export SANITIZE
 SAN :=
 ifeq ($(SANITIZE),asan)
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 BUILD := build-asan
+endif
+ifeq ($(SANITIZE),ubsan)
+SAN := -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+BUILD := build-ubsan
 endif
 ifeq ($(SANITIZE),tsan)
 SAN := -fsanitize=thread
@@ -59,7 +67,7 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test unit integration deps test-deps clean install uninstall asan tsan docs FORCE
+.PHONY: all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
 # Each flavour links in its own build folder; ./iobench is a copy of the last one built.
@@ -97,9 +105,22 @@ test: test-deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@BUILD=$(BUILD) sh tests/run.sh $(UNIT_BIN)
 
-# `make asan test` / `make tsan test`: the same tests on a sanitizer build.
-asan tsan:
+# `make asan test` / `make ubsan test` / `make tsan test`: the same tests on a sanitizer build.
+asan ubsan tsan:
 	@:
+
+# `make fuzz`: a libFuzzer target for the job-file and option parser (clang), seeded from
+# fio's example job files. Run: ./build-fuzz/fuzz_jobfile -max_total_time=600 build-fuzz/corpus
+FUZZ_SRC := $(filter-out core/main.c,$(LIB_SRC))
+fuzz:
+	@sh tests/deps.sh clang
+	@mkdir -p build-fuzz/corpus
+	clang -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" \
+		-fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_jobfile \
+		tests/fuzz/fuzz_jobfile.c $(FUZZ_SRC) $(PKG_LDLIBS) -laio -lm -pthread
+	@cp tests/jobs/*.fio build-fuzz/corpus/
+	@if [ -d ../shared/fio-examples ]; then cp ../shared/fio-examples/*.fio build-fuzz/corpus/; fi
+	@echo "built build-fuzz/fuzz_jobfile; corpus in build-fuzz/corpus"
 
 # docs/options.md and docs/iobench.1 come from the option table (a test checks they match).
 docs: iobench
@@ -115,6 +136,6 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/iobench $(DESTDIR)$(PREFIX)/share/man/man1/iobench.1
 
 clean:
-	rm -rf build build-asan build-tsan iobench
+	rm -rf build build-asan build-ubsan build-tsan build-fuzz iobench
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

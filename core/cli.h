@@ -16,6 +16,9 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
  * stonewall between them). 0 or -errno after one line on stderr. */
 int jobfile_parse(const char *path, struct run_cfg *cfg, unsigned file_index);
 
+/* The same from memory (the fuzzer). */
+int jobfile_parse_buffer(const char *data, size_t len, const char *label, struct run_cfg *cfg);
+
 /* --showcmd: the job files as one command line. */
 void cli_print_showcmd(FILE *out, const struct run_cfg *cfg);
 

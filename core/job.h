@@ -147,6 +147,12 @@ struct job_opts {
 	bool norandommap, end_fsync, fsync_on_close, invalidate, zero_buffers, refill_buffers;
 	bool scramble_buffers, exitall, exitall_on_error, readonly, fixedbufs, registerfiles;
 	bool sqthread_poll, hipri, userspace_reap;
+	/* verify */
+	unsigned verify;           /* enum verify_type (core/checksum.h) */
+	unsigned verify_pattern_len;
+	unsigned char verify_pattern[PATTERN_MAX];
+	uint64_t verify_interval, verify_offset, verify_backlog;
+	bool do_verify, verify_only, verify_fatal;
 	/* logs */
 	char bw_log[PATH_MAX], iops_log[PATH_MAX], lat_log[PATH_MAX], hist_log[PATH_MAX];
 	uint64_t log_avg_msec, log_hist_msec;

@@ -223,23 +223,40 @@ static bool is_text(const char *buf, size_t len)
 	return true;
 }
 
+static int jf_parse_stream(struct jf_state *st, FILE *f, const char *name);
+
+/* Keep the name for messages (opt_kv.file points into it). NULL when out of room. */
+static const char *keep_name(struct run_cfg *cfg, const char *label)
+{
+	if (cfg->nfile_names >= sizeof(cfg->file_names) / sizeof(cfg->file_names[0])) {
+		fprintf(stderr, "iobench: %s: too many job files\n", label);
+		return NULL;
+	}
+	char *name = strdup(label);
+	if (name)
+		cfg->file_names[cfg->nfile_names++] = name;
+	return name;
+}
+
 static int jf_parse_file(struct jf_state *st, const char *path, const char *label)
 {
-	struct run_cfg *cfg = st->cfg;
-	if (cfg->nfile_names >= sizeof(cfg->file_names) / sizeof(cfg->file_names[0])) {
-		fprintf(stderr, "iobench: %s: too many job files\n", path);
-		return -E2BIG;
-	}
-	char *name = strdup(strcmp(path, "-") == 0 ? "<stdin>" : label);
+	const char *name = keep_name(st->cfg, strcmp(path, "-") == 0 ? "<stdin>" : label);
 	if (!name)
-		return -ENOMEM;
-	cfg->file_names[cfg->nfile_names++] = name;
+		return -E2BIG;
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
 	if (!f) {
 		int err = -errno;
 		fprintf(stderr, "iobench: %s: cannot open job file: %s\n", name, strerror(-err));
 		return err;
 	}
+	int ret = jf_parse_stream(st, f, name);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
+static int jf_parse_stream(struct jf_state *st, FILE *f, const char *name)
+{
 	st->stack[st->depth++] = name;
 	char *buf = NULL;
 	size_t cap = 0;
@@ -265,8 +282,21 @@ static int jf_parse_file(struct jf_state *st, const char *path, const char *labe
 	}
 	free(buf);
 	st->depth--;
-	if (f != stdin)
+	return ret;
+}
+
+int jobfile_parse_buffer(const char *data, size_t len, const char *label, struct run_cfg *cfg)
+{
+	struct jf_state st = { .cfg = cfg, .file_index = 1 };
+	const char *name = keep_name(cfg, label);
+	FILE *f = len ? fmemopen((void *)data, len, "r") : NULL;
+	int ret = name && f ? 0 : -ENOMEM;
+	sys_values_read(&st.sys);
+	if (!ret)
+		ret = jf_parse_stream(&st, f, name);
+	if (f)
 		fclose(f);
+	opt_list_free(&st.globals);
 	return ret;
 }
 

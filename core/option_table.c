@@ -17,6 +17,7 @@
 #define C_UNIT "Units and placement"
 #define C_REP "Reporting"
 #define C_LOG "Logs"
+#define C_VER "Verify"
 #define C_NOT "fio options iobench does not carry out yet"
 
 #define STR(n, f, d, c, h) { .name = n, .type = OPT_STR, .offset = OFF(f), .size = SZ(f), .def = d, .category = c, .help = h }
@@ -209,6 +210,18 @@ const struct option_def option_table[] = {
 	{ .name = "disable_bw_measurement", .alias = "disable_bw", .type = OPT_BOOL, .offset = OFF(disable_bw),
 	  .def = "0", .category = C_REP, .help = "Do not sample bandwidth and IOPS" },
 	BOOL("gtod_reduce", gtod_reduce, "0", C_REP, "Measure no latencies, take fewer clock readings"),
+	FUNC("verify", verify, opt_parse_choice, "0", "md5|crc32c|crc32c-intel|crc64|crc16|crc32|xxhash|sha1|sha224|sha256|sha384|sha512|sha3-*|meta|pattern|0",
+	     C_VER, "Write checksummed data and read it back to check it"),
+	{ .name = "verify_pattern", .type = OPT_FUNC, .offset = OFF(verify_pattern), .size = SZ(verify_pattern),
+	  .parse = opt_parse_pattern, .syntax = "0xHEX | 'text' | number", .category = C_VER,
+	  .help = "Fill written data with this pattern (verify=pattern checks it)" },
+	BOOL("do_verify", do_verify, "1", C_VER, "Run the verify phase after writing"),
+	BOOL("verify_only", verify_only, "0", C_VER, "Do not write: only verify what an earlier run wrote"),
+	BOOL("verify_fatal", verify_fatal, "0", C_VER, "Stop at the first block that fails"),
+	SIZE("verify_interval", verify_interval, NULL, C_VER, "Bytes each checksum covers (default: the block size)"),
+	SIZE("verify_offset", verify_offset, NULL, C_VER, "Where in each interval the verify header goes"),
+	U64("verify_backlog", verify_backlog, NULL, 0, INT64_MAX, C_VER, "Verify after every N writes, not at the end"),
+	NOOP("verify_async", C_VER, "Accepted: iobench verifies in the job's own thread"),
 	FUNC("write_bw_log", bw_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
 	     "Bandwidth log: PREFIX_bw.N.log"),
 	FUNC("write_iops_log", iops_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
@@ -224,16 +237,9 @@ const struct option_def option_table[] = {
 	NOOP("create_serialize", C_FILE, "Accepted: iobench lays files out before a group starts"),
 	NOOP("unique_filename", C_FILE, "Accepted: only matters for fio's client/server mode"),
 
-	NOT("verify", "Verify written data (issue 5)"),
-	NOT("do_verify", "Run the verify phase"),
-	NOT("verify_pattern", "Pattern to verify with"),
-	NOT("verify_interval", "Verify header interval"),
-	NOT("verify_offset", "Where the verify header goes"),
-	NOT("verify_backlog", "Verify while writing"),
-	NOT("verify_fatal", "Stop at the first verify failure"),
-	NOT("verify_dump", "Dump bad blocks"),
-	NOT("verify_async", "Verify in threads"),
-	NOT("verify_only", "Only verify"),
+	NOT("verify_dump", "Dump blocks that fail verification"),
+	NOT("verify_state_save", "Save the verify state"),
+	NOT("verify_state_load", "Load the verify state"),
 	NOT("trim_percentage", "Trim verified blocks"),
 	NOT("zonemode", "Zoned block devices"),
 	NOT("zonesize", "Zone size"),

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/verify.h"
 #include "core/worker_int.h"
 
 #define SAMPLE_NS (500 * NS_PER_MS) /* bw/iops sample interval, as fio's bw_avg_time */
@@ -221,8 +222,11 @@ static bool issue_one(struct wstate *s)
 	u->offset = offsets_next(s, f, d, len);
 	u->fd = f->fd;
 	u->file_index = (unsigned)(f - s->files);
-	if (d == DDIR_WRITE)
+	if (d == DDIR_WRITE) {
 		buffers_fill(s, u);
+		if (o->verify != VERIFY_NONE)
+			verify_fill(o, u->buf, len, u->offset, s->vinterval);
+	}
 	s->now = u->start_ns = u->issue_ns = clock_now_ns();
 	int r = engine_queue(s->w->ops, &s->eng, u);
 	if (r == Q_BUSY) {
@@ -256,6 +260,13 @@ static bool issue_one(struct wstate *s)
 	}
 	if (d == DDIR_WRITE && (o->fsync_blocks || o->fdatasync_blocks))
 		after_write(s, f);
+	if (d == DDIR_WRITE && o->verify != VERIFY_NONE) {
+		verify_written(s, f, u->offset, len);
+		if (o->verify_backlog && s->nbacklog >= o->verify_backlog) {
+			drain(s);
+			verify_backlog_run(s);
+		}
+	}
 	if (pace_think_due(s)) {
 		drain(s);
 		pace_think(s);
@@ -411,117 +422,6 @@ static void run_loop(struct wstate *s)
 	finish_stats(s);
 }
 
-/* ---- setup ---- */
-
-static int open_files(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	int flags = (job_has_dir(o, DDIR_WRITE) ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
-		    (o->sync_mode == SYNC_SYNC ? O_SYNC : o->sync_mode == SYNC_DSYNC ? O_DSYNC : 0) |
-		    (o->create_on_open ? O_CREAT : 0);
-	for (unsigned i = 0; i < s->nfiles; i++) {
-		struct wfile *f = &s->files[i];
-		int ret = engine_open_file(s->w->ops, &s->eng, f->cf->path, flags, &f->fd);
-		if (ret) {
-			fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", o->name, f->cf->path,
-				strerror(-ret));
-			return ret;
-		}
-		if (f->fd < 0)
-			continue;
-		if (o->invalidate) {
-			/* Dirty pages cannot be dropped: write them back first (what users do with
-			 * sync; echo 3 > /proc/sys/vm/drop_caches between a write and a read). */
-			fdatasync(f->fd);
-			posix_fadvise(f->fd, (off_t)f->cf->offset, (off_t)f->cf->region, POSIX_FADV_DONTNEED);
-		}
-		if (o->fadvise != FADV_NONE) {
-			bool rnd = o->fadvise == FADV_RANDOM || (o->fadvise == FADV_AUTO && (o->rw & RW_RANDOM));
-			posix_fadvise(f->fd, 0, 0, rnd ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
-		}
-	}
-	return 0;
-}
-
-static void close_files(struct wstate *s)
-{
-	for (unsigned i = 0; s->files && i < s->nfiles; i++)
-		if (s->files[i].fd >= 0)
-			engine_close_file(s->w->ops, &s->eng, s->files[i].fd);
-}
-
-static int alloc_units(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	uint64_t max_bs = 0;
-	for (int d = 0; d < DDIR_NR; d++) {
-		uint64_t b = o->bs_max[d] > o->bs[d] ? o->bs_max[d] : o->bs[d];
-		for (unsigned i = 0; i < o->nbssplit[d]; i++)
-			if (o->bssplit[d][i].bs > b)
-				b = o->bssplit[d][i].bs;
-		if (job_has_dir(o, d) && b > max_bs)
-			max_bs = b;
-	}
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	s->buf_stride = (max_bs + page - 1) / page * page;
-	s->units = calloc(s->depth, sizeof(*s->units));
-	s->free_units = calloc(s->depth, sizeof(*s->free_units));
-	s->pending = calloc(s->depth, sizeof(*s->pending));
-	if (!s->units || !s->free_units || !s->pending)
-		return -ENOMEM;
-	if (posix_memalign(&s->bufmem, page, s->buf_stride * s->depth))
-		return -ENOMEM;
-	for (unsigned i = 0; i < s->depth; i++) {
-		s->units[i].index = i;
-		s->units[i].buf = (char *)s->bufmem + (size_t)i * s->buf_stride;
-		s->free_units[s->nr_free++] = &s->units[i];
-	}
-	buffers_init(s);
-	return 0;
-}
-
-static void set_affinity(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	if (!o->ncpus_allowed)
-		return;
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	unsigned want = s->w->clone % o->ncpus_allowed, seen = 0;
-	for (unsigned c = 0; c < CPUS_MAX && c < CPU_SETSIZE; c++) {
-		if (!(o->cpus_allowed[c / 64] & (1ULL << (c % 64))))
-			continue;
-		if (o->cpus_policy == CPUS_SHARED || seen == want)
-			CPU_SET(c, &set);
-		seen++;
-	}
-	int err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	if (err)
-		fprintf(stderr, "iobench: job '%s': cpus_allowed: %s\n", o->name, strerror(err));
-}
-
-static void setup_depth(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	s->sync = (s->w->ops->flags & ENGINE_SYNC) != 0;
-	s->depth = s->sync ? 1 : o->iodepth;
-	s->batch_submit = o->iodepth_batch_submit ? o->iodepth_batch_submit : s->depth;
-	if (s->batch_submit > s->depth)
-		s->batch_submit = s->depth;
-	s->complete_min = o->iodepth_batch_complete_min;
-	s->complete_max = o->iodepth_batch_complete_max;
-	s->depth_low = o->iodepth_low && o->iodepth_low < s->depth ? o->iodepth_low : s->depth;
-	s->eng.depth = s->depth;
-	s->eng.nr_units = s->depth;
-	s->eng.opts = o;
-	s->rec_slat = !o->disable_slat;
-	s->rec_clat = !o->disable_clat;
-	s->rec_lat = !o->disable_lat;
-	s->hist_slat = o->slat_percentiles;
-	s->hist_lat = o->lat_percentiles;
-	s->rec_bw = !o->disable_bw;
-}
-
 int worker_run(struct worker *w)
 {
 	struct wstate s = { .w = w, .o = w->o, .ts = w->ts };
@@ -573,6 +473,9 @@ int worker_run(struct worker *w)
 	}
 	offsets_init(&s);
 	pace_init(&s);
+	ret = verify_setup(&s);
+	if (ret)
+		goto out_close;
 	if (o->bw_log[0] || o->iops_log[0] || o->lat_log[0] || o->hist_log[0]) {
 		s.logs = malloc(sizeof(*s.logs));
 		if (!s.logs) {
@@ -581,13 +484,25 @@ int worker_run(struct worker *w)
 		}
 		perflogs_init(s.logs, o);
 	}
-	run_loop(&s);
+	if (o->verify_only) {
+		s.measuring = true;
+		finish_stats(&s);
+	} else {
+		run_loop(&s);
+	}
+	/* The verify phase: what was written is read back (or, verify_only, the region). */
+	if (o->verify != VERIFY_NONE && !w->err && (o->verify_only || (o->do_verify && job_has_dir(o, DDIR_WRITE)))) {
+		if (s.backlog)
+			verify_backlog_run(&s);
+		verify_all(&s);
+	}
 	if (s.logs && perflogs_write(s.logs, o, w->log_index) && !w->err)
 		w->err = -EIO;
 out_close:
 	close_files(&s);
 	engine_cleanup(w->ops, &s.eng);
 out:
+	verify_teardown(&s);
 	if (s.logs)
 		perflogs_free(s.logs);
 	free(s.logs);

@@ -18,6 +18,7 @@ struct wfile {
 	uint64_t pass_bytes;        /* issued in this pass */
 	uint64_t writes_since_fsync, writes_since_fdatasync;
 	bool written;
+	uint64_t *verify_map;       /* granules written, for the verify phase */
 };
 
 struct wstate {
@@ -60,7 +61,26 @@ struct wstate {
 	struct rusage ru0;
 	struct perflogs *logs; /* NULL unless the job writes logs */
 	uint64_t next_publish_ns;
+	/* verify */
+	uint64_t vinterval;
+	uint64_t verify_failures;
+	struct { unsigned file; uint64_t off, len; } *backlog;
+	uint64_t nbacklog;
 };
+
+/* worker_setup.c */
+int open_files(struct wstate *s);
+void close_files(struct wstate *s);
+int alloc_units(struct wstate *s);
+void set_affinity(struct wstate *s);
+void setup_depth(struct wstate *s);
+
+/* verify_phase.c */
+int verify_setup(struct wstate *s);
+void verify_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len);
+void verify_all(struct wstate *s);
+void verify_backlog_run(struct wstate *s);
+void verify_teardown(struct wstate *s);
 
 /* offsets.c */
 void offsets_init(struct wstate *s);

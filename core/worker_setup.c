@@ -1,0 +1,122 @@
+/* A worker's setup: its files, buffers, CPU affinity and queue depth. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/worker_int.h"
+
+
+int open_files(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	int flags = (job_has_dir(o, DDIR_WRITE) ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
+		    (o->sync_mode == SYNC_SYNC ? O_SYNC : o->sync_mode == SYNC_DSYNC ? O_DSYNC : 0) |
+		    (o->create_on_open ? O_CREAT : 0);
+	for (unsigned i = 0; i < s->nfiles; i++) {
+		struct wfile *f = &s->files[i];
+		int ret = engine_open_file(s->w->ops, &s->eng, f->cf->path, flags, &f->fd);
+		if (ret) {
+			fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", o->name, f->cf->path,
+				strerror(-ret));
+			return ret;
+		}
+		if (f->fd < 0)
+			continue;
+		if (o->invalidate) {
+			/* Dirty pages cannot be dropped: write them back first (what users do with
+			 * sync; echo 3 > /proc/sys/vm/drop_caches between a write and a read). */
+			fdatasync(f->fd);
+			posix_fadvise(f->fd, (off_t)f->cf->offset, (off_t)f->cf->region, POSIX_FADV_DONTNEED);
+		}
+		if (o->fadvise != FADV_NONE) {
+			bool rnd = o->fadvise == FADV_RANDOM || (o->fadvise == FADV_AUTO && (o->rw & RW_RANDOM));
+			posix_fadvise(f->fd, 0, 0, rnd ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+		}
+	}
+	return 0;
+}
+
+void close_files(struct wstate *s)
+{
+	for (unsigned i = 0; s->files && i < s->nfiles; i++)
+		if (s->files[i].fd >= 0)
+			engine_close_file(s->w->ops, &s->eng, s->files[i].fd);
+}
+
+int alloc_units(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	uint64_t max_bs = 0;
+	for (int d = 0; d < DDIR_NR; d++) {
+		uint64_t b = o->bs_max[d] > o->bs[d] ? o->bs_max[d] : o->bs[d];
+		for (unsigned i = 0; i < o->nbssplit[d]; i++)
+			if (o->bssplit[d][i].bs > b)
+				b = o->bssplit[d][i].bs;
+		if (job_has_dir(o, d) && b > max_bs)
+			max_bs = b;
+	}
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	s->buf_stride = (max_bs + page - 1) / page * page;
+	s->units = calloc(s->depth, sizeof(*s->units));
+	s->free_units = calloc(s->depth, sizeof(*s->free_units));
+	s->pending = calloc(s->depth, sizeof(*s->pending));
+	if (!s->units || !s->free_units || !s->pending)
+		return -ENOMEM;
+	if (posix_memalign(&s->bufmem, page, s->buf_stride * s->depth))
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->depth; i++) {
+		s->units[i].index = i;
+		s->units[i].buf = (char *)s->bufmem + (size_t)i * s->buf_stride;
+		s->free_units[s->nr_free++] = &s->units[i];
+	}
+	buffers_init(s);
+	return 0;
+}
+
+void set_affinity(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	if (!o->ncpus_allowed)
+		return;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	unsigned want = s->w->clone % o->ncpus_allowed, seen = 0;
+	for (unsigned c = 0; c < CPUS_MAX && c < CPU_SETSIZE; c++) {
+		if (!(o->cpus_allowed[c / 64] & (1ULL << (c % 64))))
+			continue;
+		if (o->cpus_policy == CPUS_SHARED || seen == want)
+			CPU_SET(c, &set);
+		seen++;
+	}
+	int err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (err)
+		fprintf(stderr, "iobench: job '%s': cpus_allowed: %s\n", o->name, strerror(err));
+}
+
+void setup_depth(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	s->sync = (s->w->ops->flags & ENGINE_SYNC) != 0;
+	s->depth = s->sync ? 1 : o->iodepth;
+	s->batch_submit = o->iodepth_batch_submit ? o->iodepth_batch_submit : s->depth;
+	if (s->batch_submit > s->depth)
+		s->batch_submit = s->depth;
+	s->complete_min = o->iodepth_batch_complete_min;
+	s->complete_max = o->iodepth_batch_complete_max;
+	s->depth_low = o->iodepth_low && o->iodepth_low < s->depth ? o->iodepth_low : s->depth;
+	s->eng.depth = s->depth;
+	s->eng.nr_units = s->depth;
+	s->eng.opts = o;
+	s->rec_slat = !o->disable_slat;
+	s->rec_clat = !o->disable_clat;
+	s->rec_lat = !o->disable_lat;
+	s->hist_slat = o->slat_percentiles;
+	s->hist_lat = o->lat_percentiles;
+	s->rec_bw = !o->disable_bw;
+}
+
