@@ -136,6 +136,7 @@ struct job_opts {
 	int sqthread_poll_cpu;
 	uint64_t fault_after;      /* faulty engine: the I/O that fails */
 	unsigned fault_errno;
+	bool fault_short;          /* faulty engine: transfer half instead of failing */
 	/* units and placement */
 	unsigned kb_base, unit_base;
 	unsigned cpus_policy;

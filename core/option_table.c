@@ -184,6 +184,8 @@ const struct option_def option_table[] = {
 	  .help = "Test engine: the I/O (counted from 1) that fails" },
 	{ .name = "fault_errno", .type = OPT_UINT, .offset = OFF(fault_errno), .def = "5", .min = 1, .max = 4095,
 	  .engines = "faulty", .category = C_ENG, .help = "Test engine: the errno it fails with (5: EIO)" },
+	{ .name = "fault_short", .type = OPT_BOOL, .offset = OFF(fault_short), .def = "0", .engines = "faulty",
+	  .category = C_ENG, .help = "Test engine: the faulty I/Os transfer half their bytes instead of failing" },
 	{ .name = "userspace_reap", .type = OPT_BOOL, .offset = OFF(userspace_reap), .def = "0",
 	  .engines = "libaio", .category = C_ENG, .help = "Reap completions from the ring in user space" },
 

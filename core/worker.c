@@ -69,8 +69,13 @@ static void complete_one(struct wstate *s, struct io_unit *u, uint64_t t)
 	if (!s->measuring)
 		return;
 	struct dir_stats *ds = &ts->dir[u->ddir];
-	if (bytes < u->len)
+	if (bytes < u->len) { /* counted, reported once, and the job's status says so */
+		if (!ds->short_ios && !ts->dir[!u->ddir].short_ios)
+			fprintf(stderr, "iobench: job '%s': short %s on file %s: offset=%llu, %llu of %llu bytes\n",
+				s->o->name, ddir_word[u->ddir], s->files[u->file_index].cf->path,
+				(unsigned long long)u->offset, (unsigned long long)bytes, (unsigned long long)u->len);
 		ds->short_ios++;
+	}
 	ds->io_bytes += bytes;
 	ds->total_ios++;
 	uint64_t clat = t - u->issue_ns;
@@ -412,6 +417,14 @@ static void run_loop(struct wstate *s)
 	for (unsigned i = 0; i < s->nfiles && !s->w->err; i++)
 		if (s->files[i].written && (s->o->end_fsync || s->o->fsync_on_close))
 			sync_file(s, &s->files[i], false);
+	uint64_t shorts = s->ts->dir[0].short_ios + s->ts->dir[1].short_ios + s->ts->dir[2].short_ios;
+	if (shorts && !s->w->err) {
+		fprintf(stderr, "iobench: job '%s': %llu short I/O%s: the job did less than it was asked\n",
+			s->o->name, (unsigned long long)shorts, shorts > 1 ? "s" : "");
+		s->w->err = -EIO;
+		if (!s->ts->error)
+			s->ts->error = EIO;
+	}
 	if (s->ts->nr_errors > 1 || (s->ts->nr_errors && !s->w->err)) {
 		fprintf(stderr, "iobench: job '%s': %llu I/O error%s in all%s\n", s->o->name,
 			(unsigned long long)s->ts->nr_errors, s->ts->nr_errors > 1 ? "s" : "",

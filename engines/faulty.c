@@ -1,5 +1,5 @@
 /* faulty: a test engine. psync's I/O, but I/Os from the fault_after-th on fail with
- * fault_errno (EIO by default), to show how a faulting device is reported where no
+ * fault_errno (EIO by default) or, with fault_short=1, transfer only half their bytes, to show how a faulting device is reported where no
  * device-mapper "error" target is at hand. */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,14 +25,16 @@ static void faulty_cleanup(struct engine_ctx *ctx)
 static int faulty_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
 	struct faulty_data *fd = ctx->priv;
-	if (++fd->count >= ctx->opts->fault_after) {
+	bool fault = ++fd->count >= ctx->opts->fault_after;
+	if (fault && !ctx->opts->fault_short) {
 		u->result = -(int64_t)ctx->opts->fault_errno;
 		return Q_COMPLETED;
 	}
+	size_t len = fault ? u->len / 2 : u->len;
 	ssize_t r;
 	do
-		r = u->ddir == DDIR_READ ? pread(u->fd, u->buf, u->len, (off_t)u->offset)
-					 : pwrite(u->fd, u->buf, u->len, (off_t)u->offset);
+		r = u->ddir == DDIR_READ ? pread(u->fd, u->buf, len, (off_t)u->offset)
+					 : pwrite(u->fd, u->buf, len, (off_t)u->offset);
 	while (r < 0 && errno == EINTR);
 	u->result = r < 0 ? -errno : r;
 	return Q_COMPLETED;

@@ -73,3 +73,12 @@ check "EIO with continue_on_error=read: the job goes on through all 256 reads" \
 check "kb_base=1000 puts decimal units first: bs=(R) 131kB-131kB" grep -q 'bs=(R) 131kB-131kB, (W) 131kB-131kB' u.txt
 check "unit_base=1 shows rates in bits: BW=...Gbit/s (...Gibit/s)(1074MB/" grep -qE 'BW=[0-9.]+Gbit/s \([0-9.]+Gibit/s\)\(1074MB/' u.txt
 check "the group line follows: io=1074MB (1024MiB)" grep -qE 'READ: bw=[0-9.]+Gbit/s .*io=1074MB \(1024MiB\)' u.txt
+
+# Short transfers are counted, reported and never taken as success.
+"$IOBENCH" --name=s --ioengine=faulty --fault_after=10 --fault_short --rw=read --size=1m \
+	--filename="$T/data" --output-format=json >short.json 2>short.err
+rc=$?
+check "short reads: counted in short_ios (247 of 256)" [ "$(jq '.jobs[0].read.short_ios' short.json)" -eq 247 ]
+check "short reads: the first reported, with offset and bytes" \
+	grep -q "short read on file $T/data: offset=36864, 2048 of 4096 bytes" short.err
+check "short reads: exit status 1, error 5 in the JSON" sh -c "[ $rc -eq 1 ] && [ \$(jq '.jobs[0].error' short.json) -eq 5 ]"
