@@ -16,7 +16,7 @@ static void usage(FILE *out)
 		"usage: iobench [options] [job file(s)]\n"
 		"  --name=NAME            start a job (options before the first --name are global)\n"
 		"  --output=FILE          write the report to FILE instead of stdout\n"
-		"  --output-format=FMT    normal, json, json+ or terse (comma-separated for several)\n"
+		"  --output-format=FMT    normal, json, json+, terse or csv (comma-separated for several)\n"
 		"  --minimal              the terse format (--terse-version=3, 4 or 5)\n"
 		"  --eta=WHEN             the progress line on stderr: auto (a terminal), always, never\n"
 		"  --status-interval=T    a full report every T (1s, 500ms...) while running\n"
@@ -49,8 +49,10 @@ static int parse_formats(const char *v, unsigned *formats)
 			f |= FMT_JSON_PLUS;
 		else if (strcmp(tok, "terse") == 0)
 			f |= FMT_TERSE;
+		else if (strcmp(tok, "csv") == 0)
+			f |= FMT_CSV;
 		else {
-			fprintf(stderr, "iobench: --output-format: unknown format '%s' (normal, json, json+, terse)\n",
+			fprintf(stderr, "iobench: --output-format: unknown format '%s' (normal, json, json+, terse, csv)\n",
 				tok);
 			return -EINVAL;
 		}

@@ -46,6 +46,8 @@ static int report_all(FILE *out, const struct run_ctx *rc)
 		ret = report_json(out, rc, (f & FMT_JSON_PLUS) != 0);
 	if (f & FMT_NORMAL)
 		report_normal(out, rc);
+	if (f & FMT_CSV)
+		report_csv(out, rc, true);
 	return ret;
 }
 

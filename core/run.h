@@ -18,6 +18,7 @@ enum output_format {
 	FMT_JSON = 1 << 1,
 	FMT_JSON_PLUS = 1 << 2,
 	FMT_TERSE = 1 << 3,
+	FMT_CSV = 1 << 4,
 };
 
 /* What the command line and job files said. */

@@ -9,6 +9,10 @@
 void report_normal_header(FILE *out, const struct run_ctx *rc);
 void report_normal(FILE *out, const struct run_ctx *rc);
 
+/* CSV: a header line and a row per reported job (RFC 4180 quoting). */
+void report_csv_header(FILE *out);
+void report_csv(FILE *out, const struct run_ctx *rc, bool header);
+
 /* The one-line ETA (with a leading carriage return, no newline). */
 void report_eta(FILE *out, const struct run_progress *p);
 

@@ -38,3 +38,25 @@ check "the device's contents are unchanged (mounted read-only, so only iobench c
 # Not mounted: the same write goes through.
 "$IOBENCH" --name=w --rw=write --bs=64k --size=1m --filename="$LOOP" --output-format=json >u.out 2>u.err
 check "an unmounted device can be written" sh -c "[ $? -eq 0 ] && grep -q '\"io_bytes\" : 1048576' u.out"
+
+# A disk that holds a mounted partition is not written either.
+if have sfdisk; then
+	truncate -s 64m disk.img
+	echo 'start=2048, type=83' | sfdisk -q disk.img >/dev/null 2>&1
+	DISK=$(losetup -f --show -P disk.img 2>/dev/null)
+	if [ -n "$DISK" ] && [ -b "${DISK}p1" ]; then
+		mkfs.ext4 -q "${DISK}p1"
+		unshare -m sh -c "
+			mount -o ro,noload '${DISK}p1' '$T/mnt' || exit 1
+			'$IOBENCH' --name=w --rw=write --bs=64k --size=1m --filename='$DISK' >pw.out 2>pw.err; echo \$? >pw.rc
+			umount '$T/mnt'
+		"
+		check "a disk holding a mounted partition is refused" \
+			sh -c "[ \"\$(cat pw.rc)\" -eq 1 ] && grep -q 'busy: $(basename "$DISK")p1 is mounted on $T/mnt' pw.err"
+	else
+		skip "mounted partition guard" "no partitioned loop device"
+	fi
+	[ -n "$DISK" ] && losetup -d "$DISK"
+else
+	skip "mounted partition guard" "sfdisk is not installed"
+fi

@@ -1,0 +1,110 @@
+/* --output-format=csv: one header line, then one row per reported job (RFC 4180). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "report/report.h"
+
+/* The text an option was given as (the last of command line, [global], section). */
+static const char *option_text(const struct run_ctx *rc, const struct job *job, const char *name,
+			       const char *def)
+{
+	const struct opt_list *lists[] = { &rc->cfg->cmdline_globals, &job->inherit, &job->given };
+	const char *v = def;
+	for (int i = 0; i < 3; i++)
+		for (size_t k = 0; k < lists[i]->n; k++)
+			if (!strcmp(lists[i]->v[k].name, name) && lists[i]->v[k].value)
+				v = lists[i]->v[k].value;
+	return v;
+}
+
+static void field(FILE *out, const char *s, bool last)
+{
+	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+	if (quote) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+	fputc(last ? '\n' : ',', out);
+}
+
+static const char *const dir_cols[] = { "iops", "bw_kib", "io_bytes", "clat_mean_us", "clat_p50_us",
+					"clat_p90_us", "clat_p99_us", "clat_p99.9_us", "lat_mean_us" };
+
+void report_csv_header(FILE *out)
+{
+	static const char *const head[] = { "jobname", "groupid", "rw", "bs", "iodepth", "numjobs",
+					    "ioengine", "direct", "runtime_ms" };
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		field(out, head[i], false);
+	static const char *const dirs[] = { "read", "write" };
+	for (int d = 0; d < 2; d++)
+		for (size_t i = 0; i < sizeof(dir_cols) / sizeof(dir_cols[0]); i++) {
+			char name[64];
+			snprintf(name, sizeof(name), "%s_%s", dirs[d], dir_cols[i]);
+			field(out, name, false);
+		}
+	field(out, "usr_cpu", false);
+	field(out, "sys_cpu", true);
+}
+
+static void dir_fields(FILE *out, const struct report_unit *u, int d)
+{
+	static const double pct[] = { 50.0, 90.0, 99.0, 99.9 };
+	const struct dir_stats *ds = &u->ts.dir[d];
+	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0, p[4];
+	char buf[64];
+	hist_percentiles(&ds->clat_hist, pct, 4, p);
+	snprintf(buf, sizeof(buf), "%f", run ? (double)ds->total_ios * 1000.0 / (double)run : 0.0);
+	field(out, buf, false);
+	snprintf(buf, sizeof(buf), "%" PRIu64, run ? ds->io_bytes * 1000 / run / 1024 : 0);
+	field(out, buf, false);
+	snprintf(buf, sizeof(buf), "%" PRIu64, ds->io_bytes);
+	field(out, buf, false);
+	snprintf(buf, sizeof(buf), "%.3f", series_mean(&ds->clat) / 1000.0);
+	field(out, buf, false);
+	for (int i = 0; i < 4; i++) {
+		snprintf(buf, sizeof(buf), "%.3f", (double)p[i] / 1000.0);
+		field(out, buf, false);
+	}
+	snprintf(buf, sizeof(buf), "%.3f", series_mean(&ds->lat) / 1000.0);
+	field(out, buf, false);
+}
+
+void report_csv(FILE *out, const struct run_ctx *rc, bool header)
+{
+	if (header)
+		report_csv_header(out);
+	for (size_t i = 0; i < rc->nunits; i++) {
+		const struct report_unit *u = &rc->units[i];
+		const struct job_opts *o = &u->job->o;
+		char buf[64];
+		field(out, o->name, false);
+		snprintf(buf, sizeof(buf), "%u", u->groupid);
+		field(out, buf, false);
+		field(out, o->rw_text, false);
+		field(out, option_text(rc, u->job, "bs", "4k"), false);
+		snprintf(buf, sizeof(buf), "%u", o->iodepth);
+		field(out, buf, false);
+		snprintf(buf, sizeof(buf), "%u", u->nr_clones);
+		field(out, buf, false);
+		field(out, o->ioengine, false);
+		field(out, o->direct ? "1" : "0", false);
+		snprintf(buf, sizeof(buf), "%" PRIu64, u->ts.runtime_ms);
+		field(out, buf, false);
+		dir_fields(out, u, DDIR_READ);
+		dir_fields(out, u, DDIR_WRITE);
+		double run_us = (double)u->ts.job_runtime_ms * 1000.0;
+		snprintf(buf, sizeof(buf), "%.2f", run_us > 0 ? (double)u->ts.usr_us * 100.0 / run_us : 0.0);
+		field(out, buf, false);
+		snprintf(buf, sizeof(buf), "%.2f", run_us > 0 ? (double)u->ts.sys_us * 100.0 / run_us : 0.0);
+		field(out, buf, true);
+	}
+	fflush(out);
+}
