@@ -25,6 +25,8 @@ static void usage(FILE *out)
 		"  --section=NAME         run only this job section (repeatable)\n"
 		"  --readonly             refuse every job that writes\n"
 		"  --cmdhelp[=OPTION]     help on one option, or a list of all\n"
+		"  --compare BASE NEW     compare two JSON results (fio's or ours); with\n"
+		"  --compare-threshold=P  exit 2 when IOPS or bw drop, or p99 rises, by more than P%%\n"
 		"  --version              print the version and exit\n"
 		"  --help                 this text\n"
 		"Job options (fio's names and semantics), e.g.:\n"
@@ -118,6 +120,18 @@ static int program_option(const char *key, const char *val, const char *next, st
 			return -1;
 		}
 		cfg->status_interval_ms = us / 1000;
+		return 1;
+	}
+	if (strcmp(key, "compare-threshold") == 0) {
+		const char *v = val ? val : next;
+		char *end;
+		*consumed = !val && next;
+		double t = v ? strtod(v, &end) : -1;
+		if (!v || end == v || *end || t < 0) {
+			fprintf(stderr, "iobench: --compare-threshold: '%s' is not a percentage\n", v ? v : "");
+			return -1;
+		}
+		cfg->compare_threshold = t;
 		return 1;
 	}
 	if (strcmp(key, "showcmd") == 0) {
@@ -219,6 +233,7 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 	unsigned nfiles = 0;
 	cfg->formats = FMT_NORMAL;
 	cfg->terse_version = 3;
+	cfg->compare_threshold = -1.0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
@@ -249,6 +264,15 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 			i++;
 		if (exit_now)
 			return CLI_EXIT_OK;
+		if (p == 0 && !strcmp(key, "compare")) { /* --compare BASE.json NEW.json */
+			if (val || i + 2 >= argc) {
+				fprintf(stderr, "iobench: --compare takes two JSON files: --compare BASE.json NEW.json\n");
+				return CLI_ERROR;
+			}
+			cfg->compare[0] = argv[++i];
+			cfg->compare[1] = argv[++i];
+			continue;
+		}
 		if (p > 0)
 			continue;
 		const struct option_def *def = option_find(key);

@@ -13,6 +13,10 @@ void report_normal(FILE *out, const struct run_ctx *rc);
 void report_csv_header(FILE *out);
 void report_csv(FILE *out, const struct run_ctx *rc, bool header);
 
+/* --compare: 0 no regression, 1 a regression past threshold (< 0: no gate), -errno on
+ * unreadable input. */
+int report_compare(FILE *out, const char *base_path, const char *new_path, bool json, double threshold);
+
 /* The one-line ETA (with a leading carriage return, no newline). */
 void report_eta(FILE *out, const struct run_progress *p);
 
