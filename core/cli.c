@@ -25,6 +25,7 @@ static void usage(FILE *out)
 		"  --section=NAME         run only this job section (repeatable)\n"
 		"  --readonly             refuse every job that writes\n"
 		"  --cmdhelp[=OPTION]     help on one option, or a list of all\n"
+		"  --merge A B ...        json+ results of several runs as one, percentiles from summed bins\n"
 		"  --compare BASE NEW     compare two JSON results (fio's or ours); with\n"
 		"  --compare-threshold=P  exit 2 when IOPS or bw drop, or p99 rises, by more than P%%\n"
 		"  --version              print the version and exit\n"
@@ -264,6 +265,15 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 			i++;
 		if (exit_now)
 			return CLI_EXIT_OK;
+		if (p == 0 && !strcmp(key, "merge")) { /* --merge A.json B.json ...: the rest */
+			if (val || i + 1 >= argc) {
+				fprintf(stderr, "iobench: --merge takes json+ files: --merge A.json B.json ...\n");
+				return CLI_ERROR;
+			}
+			cfg->merge = argv + i + 1;
+			cfg->nmerge = argc - i - 1;
+			return CLI_RUN;
+		}
 		if (p == 0 && !strcmp(key, "compare")) { /* --compare BASE.json NEW.json */
 			if (val || i + 2 >= argc) {
 				fprintf(stderr, "iobench: --compare takes two JSON files: --compare BASE.json NEW.json\n");

@@ -64,6 +64,10 @@ int main(int argc, char **argv)
 		status = cr == CLI_EXIT_OK ? 0 : 1;
 		goto out_cfg;
 	}
+	if (cfg.nmerge) {
+		status = report_merge(stdout, cfg.merge, cfg.nmerge) ? 1 : 0;
+		goto out_cfg;
+	}
 	if (cfg.compare[0]) { /* exit 0: fine, 2: a regression past the threshold, 1: bad input */
 		int r = report_compare(stdout, cfg.compare[0], cfg.compare[1],
 				       (cfg.formats & (FMT_JSON | FMT_JSON_PLUS)) != 0, cfg.compare_threshold);

@@ -37,6 +37,8 @@ struct run_cfg {
 	bool readonly;             /* --readonly: refuse every job that writes */
 	const char *sections[64];  /* --section=NAME: only these job sections */
 	const char *compare[2];    /* --compare BASE NEW */
+	char **merge;              /* --merge FILE...: the files (argv's) */
+	int nmerge;
 	double compare_threshold;  /* --compare-threshold; < 0: none */
 	unsigned nsections;
 	char *file_names[256];     /* job files read (owned), which opt_kv.file points into */

@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/json_int.h"
 #include "report/report.h"
 
-static cJSON *load(const char *path)
+cJSON *json_load_result(const char *path, const char *what)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "iobench: --compare: cannot open '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "iobench: %s: cannot open '%s': %s\n", what, path, strerror(errno));
 		return NULL;
 	}
 	char *buf = NULL;
@@ -41,7 +42,7 @@ static cJSON *load(const char *path)
 	cJSON *doc = start ? cJSON_Parse(start + (start != buf)) : NULL;
 	free(buf);
 	if (!doc || !cJSON_IsArray(cJSON_GetObjectItem(doc, "jobs"))) {
-		fprintf(stderr, "iobench: --compare: '%s' is not a fio JSON result\n", path);
+		fprintf(stderr, "iobench: %s: '%s' is not a fio JSON result\n", what, path);
 		cJSON_Delete(doc);
 		return NULL;
 	}
@@ -115,7 +116,7 @@ int report_compare(FILE *out, const char *base_path, const char *new_path, bool 
 		{ "clat_p50_us", false, false }, { "clat_p99_us", false, true }, { "clat_p99.9_us", false, false },
 	};
 	static const char *const dirs[] = { "read", "write", "trim", "mixed" };
-	cJSON *a = load(base_path), *b = a ? load(new_path) : NULL;
+	cJSON *a = json_load_result(base_path, "--compare"), *b = a ? json_load_result(new_path, "--compare") : NULL;
 	if (!a || !b) {
 		cJSON_Delete(a);
 		return -EINVAL;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "report/json_int.h"
 #include "report/report.h"
 
 static void jint(cJSON *o, const char *key, int64_t v)
@@ -195,7 +196,7 @@ static void print_string(FILE *out, const char *s)
 	cJSON_Delete(tmp);
 }
 
-static void print_value(FILE *out, const cJSON *v, int depth)
+void json_print_fio(FILE *out, const cJSON *v, int depth)
 {
 	if (cJSON_IsRaw(v)) {
 		fputs(v->valuestring, out);
@@ -210,7 +211,7 @@ static void print_value(FILE *out, const cJSON *v, int depth)
 				print_string(out, c->string);
 				fputs(" : ", out);
 			}
-			print_value(out, c, depth + 1);
+			json_print_fio(out, c, depth + 1);
 			fputs(c->next ? ",\n" : "\n", out);
 		}
 		print_indent(out, depth);
@@ -256,7 +257,7 @@ int report_json(FILE *out, const struct run_ctx *rc, bool plus)
 			jflt(d, "util", r.util_pct);
 		}
 	}
-	print_value(out, root, 0);
+	json_print_fio(out, root, 0);
 	fputs("\n", out);
 	cJSON_Delete(root);
 	fflush(out);

@@ -17,6 +17,9 @@ void report_csv(FILE *out, const struct run_ctx *rc, bool header);
  * unreadable input. */
 int report_compare(FILE *out, const char *base_path, const char *new_path, bool json, double threshold);
 
+/* --merge: json+ results into one document with client_stats and "All clients". */
+int report_merge(FILE *out, char *const *paths, int n);
+
 /* The one-line ETA (with a leading carriage return, no newline). */
 void report_eta(FILE *out, const struct run_progress *p);
 
