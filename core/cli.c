@@ -25,6 +25,7 @@ static void usage(FILE *out)
 		"  --section=NAME         run only this job section (repeatable)\n"
 		"  --readonly             refuse every job that writes\n"
 		"  --cmdhelp[=OPTION]     help on one option, or a list of all\n"
+		"  --sweep=OPT=V1,V2,...  run every combination of the swept values (repeatable)\n"
 		"  --merge A B ...        json+ results of several runs as one, percentiles from summed bins\n"
 		"  --compare BASE NEW     compare two JSON results (fio's or ours); with\n"
 		"  --compare-threshold=P  exit 2 when IOPS or bw drop, or p99 rises, by more than P%%\n"
@@ -65,6 +66,42 @@ static int parse_formats(const char *v, unsigned *formats)
 		return -EINVAL;
 	}
 	*formats = f;
+	return 0;
+}
+
+/* --sweep=OPTION=V1,V2,...: a job option and its values. */
+static int add_sweep(struct run_cfg *cfg, const char *spec)
+{
+	const char *eq = spec ? strchr(spec, '=') : NULL;
+	if (!eq || eq == spec || !eq[1]) {
+		fprintf(stderr, "iobench: --sweep: '%s' is not OPTION=V1,V2,...\n", spec ? spec : "");
+		return -EINVAL;
+	}
+	if (cfg->nsweeps >= RUN_SWEEPS_MAX) {
+		fprintf(stderr, "iobench: --sweep: %d sweeps at most\n", RUN_SWEEPS_MAX);
+		return -E2BIG;
+	}
+	struct sweep *sw = &cfg->sweeps[cfg->nsweeps];
+	snprintf(sw->name, sizeof(sw->name), "%.*s", (int)(eq - spec), spec);
+	const struct option_def *def = option_find(sw->name);
+	if (!def) {
+		fprintf(stderr, "iobench: --sweep: unknown option '%s'\n", sw->name);
+		return -EINVAL;
+	}
+	snprintf(sw->name, sizeof(sw->name), "%s", def->name);
+	sw->text = strdup(eq + 1);
+	if (!sw->text)
+		return -ENOMEM;
+	char *save = NULL;
+	for (char *t = strtok_r(sw->text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (sw->nvalues >= SWEEP_VALUES_MAX) {
+			fprintf(stderr, "iobench: --sweep=%s: %d values at most\n", sw->name, SWEEP_VALUES_MAX);
+			return -E2BIG;
+		}
+		sw->values[sw->nvalues++] = t;
+	}
+	cfg->sweep_names[cfg->nsweeps] = sw->name;
+	cfg->nsweeps++;
 	return 0;
 }
 
@@ -122,6 +159,11 @@ static int program_option(const char *key, const char *val, const char *next, st
 		}
 		cfg->status_interval_ms = us / 1000;
 		return 1;
+	}
+	if (strcmp(key, "sweep") == 0) {
+		const char *v = val ? val : next;
+		*consumed = !val && next;
+		return add_sweep(cfg, v) ? -1 : 1;
 	}
 	if (strcmp(key, "compare-threshold") == 0) {
 		const char *v = val ? val : next;

@@ -24,6 +24,8 @@ void run_cfg_free(struct run_cfg *cfg)
 	free(cfg->jobs);
 	for (unsigned i = 0; i < cfg->nfile_names; i++)
 		free(cfg->file_names[i]);
+	for (unsigned i = 0; i < cfg->nsweeps; i++)
+		free(cfg->sweeps[i].text);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

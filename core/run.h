@@ -22,6 +22,16 @@ enum output_format {
 };
 
 /* What the command line and job files said. */
+#define RUN_SWEEPS_MAX 8
+#define SWEEP_VALUES_MAX 64
+
+struct sweep {
+	char name[64];
+	const char *values[SWEEP_VALUES_MAX]; /* point into text */
+	unsigned nvalues;
+	char *text;                           /* owned copy of the value list */
+};
+
 struct run_cfg {
 	struct opt_list globals;   /* options before the first --name and [global] sections */
 	struct opt_list cmdline_globals; /* the command-line part of globals, for precedence */
@@ -38,6 +48,9 @@ struct run_cfg {
 	const char *sections[64];  /* --section=NAME: only these job sections */
 	const char *compare[2];    /* --compare BASE NEW */
 	char **merge;              /* --merge FILE...: the files (argv's) */
+	struct sweep sweeps[RUN_SWEEPS_MAX];  /* --sweep=OPTION=V1,V2,... */
+	unsigned nsweeps;
+	char *sweep_names[RUN_SWEEPS_MAX];
 	int nmerge;
 	double compare_threshold;  /* --compare-threshold; < 0: none */
 	unsigned nsections;

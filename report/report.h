@@ -12,6 +12,9 @@ void report_normal(FILE *out, const struct run_ctx *rc);
 /* CSV: a header line and a row per reported job (RFC 4180 quoting). */
 void report_csv_header(FILE *out);
 void report_csv(FILE *out, const struct run_ctx *rc, bool header);
+/* The same with one column per swept option (names) holding this run's values. */
+void report_csv_sweep(FILE *out, const struct run_ctx *rc, bool header, unsigned nextra,
+		      const char *const *names, const char *const *values);
 
 /* --compare: 0 no regression, 1 a regression past threshold (< 0: no gate), -errno on
  * unreadable input. */
