@@ -16,7 +16,7 @@ static void usage(FILE *out)
 		"usage: iobench [options] [job file(s)]\n"
 		"  --name=NAME            start a job (options before the first --name are global)\n"
 		"  --output=FILE          write the report to FILE instead of stdout\n"
-		"  --output-format=FMT    normal, json, json+, terse or csv (comma-separated for several)\n"
+		"  --output-format=FMT    normal, json, json+, terse, csv or html (comma-separated for several)\n"
 		"  --minimal              the terse format (--terse-version=3, 4 or 5)\n"
 		"  --eta=WHEN             the progress line on stderr: auto (a terminal), always, never\n"
 		"  --status-interval=T    a full report every T (1s, 500ms...) while running\n"
@@ -26,6 +26,7 @@ static void usage(FILE *out)
 		"  --readonly             refuse every job that writes\n"
 		"  --cmdhelp[=OPTION]     help on one option, or a list of all\n"
 		"  --sweep=OPT=V1,V2,...  run every combination of the swept values (repeatable)\n"
+		"  --plot=FILE.svg        a chart: a sweep's bw and IOPS, or a run's clat percentiles\n"
 		"  --merge A B ...        json+ results of several runs as one, percentiles from summed bins\n"
 		"  --compare BASE NEW     compare two JSON results (fio's or ours); with\n"
 		"  --compare-threshold=P  exit 2 when IOPS or bw drop, or p99 rises, by more than P%%\n"
@@ -55,8 +56,10 @@ static int parse_formats(const char *v, unsigned *formats)
 			f |= FMT_TERSE;
 		else if (strcmp(tok, "csv") == 0)
 			f |= FMT_CSV;
+		else if (strcmp(tok, "html") == 0)
+			f |= FMT_HTML;
 		else {
-			fprintf(stderr, "iobench: --output-format: unknown format '%s' (normal, json, json+, terse, csv)\n",
+			fprintf(stderr, "iobench: --output-format: unknown format '%s' (normal, json, json+, terse, csv, html)\n",
 				tok);
 			return -EINVAL;
 		}
@@ -165,6 +168,15 @@ static int program_option(const char *key, const char *val, const char *next, st
 		*consumed = !val && next;
 		return add_sweep(cfg, v) ? -1 : 1;
 	}
+	if (strcmp(key, "plot") == 0) {
+		cfg->plot_path = val ? val : next;
+		*consumed = !val && next;
+		if (!cfg->plot_path) {
+			fprintf(stderr, "iobench: --plot needs a file name (--plot=chart.svg)\n");
+			return -1;
+		}
+		return 1;
+	}
 	if (strcmp(key, "compare-threshold") == 0) {
 		const char *v = val ? val : next;
 		char *end;
@@ -229,8 +241,10 @@ static int program_option(const char *key, const char *val, const char *next, st
 		val = next;
 		*consumed = true;
 	}
-	if (is_fmt)
+	if (is_fmt) {
+		cfg->formats_given = true;
 		return parse_formats(val, &cfg->formats) ? -1 : 1;
+	}
 	cfg->output_path = val;
 	return 1;
 }

@@ -52,12 +52,88 @@ static int report_all(FILE *out, const struct run_ctx *rc)
 	return ret;
 }
 
+/* What a sweep gathers for its chart and its HTML page. */
+struct sweep_collect {
+	struct sweep_plot plot;
+	char *csv;
+	size_t csv_len;
+	FILE *csvf;
+};
+
 /* One --sweep point: the values of this combination (NULL outside a sweep). */
 struct sweep_point {
 	const struct run_cfg *sweep; /* names */
 	const char *values[RUN_SWEEPS_MAX];
 	unsigned index, total;
+	struct sweep_collect *col;
 };
+
+static char *command_line(int argc, char **argv)
+{
+	size_t len = 1;
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	char *s = calloc(1, len);
+	for (int i = 0; s && i < argc; i++) {
+		strcat(s, argv[i]);
+		if (i + 1 < argc)
+			strcat(s, " ");
+	}
+	return s;
+}
+
+/* A point of the sweep chart: x = the first swept value, series = the others. */
+static void collect_point(struct sweep_collect *col, const struct sweep_point *sp, const struct run_ctx *rc)
+{
+	const struct run_cfg *cfg = sp->sweep; /* outlives the runs: the plot keeps its strings */
+	struct sweep_plot *p = &col->plot;
+	const struct sweep *first = &cfg->sweeps[0];
+	snprintf(p->xname, sizeof(p->xname), "%s", first->name);
+	p->nx = first->nvalues < PLOT_X_MAX ? first->nvalues : PLOT_X_MAX;
+	unsigned x = 0;
+	for (unsigned k = 0; k < p->nx; k++) {
+		p->xvals[k] = first->values[k];
+		if (!strcmp(first->values[k], sp->values[0]))
+			x = k;
+	}
+	char name[128] = "";
+	for (unsigned k = 1; k < cfg->nsweeps; k++)
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s=%s", k > 1 ? " " : "",
+			 cfg->sweeps[k].name, sp->values[k]);
+	unsigned s = 0;
+	while (s < p->ns && strcmp(p->series[s].name, name))
+		s++;
+	if (s == p->ns) {
+		if (p->ns == PLOT_SERIES_MAX)
+			return;
+		snprintf(p->series[p->ns++].name, sizeof(p->series[0].name), "%s", name);
+	}
+	double bw = 0, iops = 0;
+	for (size_t i = 0; i < rc->nunits; i++) {
+		const struct report_unit *u = &rc->units[i];
+		for (int d = 0; d < DDIR_NR && u->ts.runtime_ms; d++) {
+			bw += (double)u->ts.dir[d].io_bytes * 1000.0 / (double)u->ts.runtime_ms / 1048576.0;
+			iops += (double)u->ts.dir[d].total_ios * 1000.0 / (double)u->ts.runtime_ms;
+		}
+	}
+	p->series[s].bw_mib[x] = bw;
+	p->series[s].iops[x] = iops;
+}
+
+static void write_plot(const char *path, const struct sweep_plot *sp, const struct run_ctx *rc)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "iobench: --plot: cannot write '%s': %s\n", path, strerror(errno));
+		return;
+	}
+	if (sp)
+		plot_sweep_svg(f, sp);
+	else
+		plot_percentiles_svg(f, rc);
+	if (fclose(f))
+		fprintf(stderr, "iobench: --plot: cannot write '%s': %s\n", path, strerror(errno));
+}
 
 /* Put the swept values on every job: they beat the jobs' own values. */
 static int apply_sweep(struct run_cfg *cfg, const struct sweep_point *sp)
@@ -78,7 +154,8 @@ static void sweep_label(char *buf, size_t len, const struct run_cfg *cfg, const 
 }
 
 /* Prepare, run and report one configuration. Returns the exit status it deserves. */
-static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp, int *signal_out)
+static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp, int *signal_out,
+		    const char *cmdline)
 {
 	struct run_ctx rc = { 0 };
 	struct signal_watch sw = { 0 };
@@ -115,8 +192,22 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 		fprintf(stderr, "iobench: out of memory while summing up\n");
 		goto out;
 	}
-	int rep_err;
-	if (sp && (cfg->formats & (FMT_JSON | FMT_JSON_PLUS))) { /* a member of the sweep document */
+	int rep_err = 0;
+	if (sp && sp->col) {
+		collect_point(sp->col, sp, &rc);
+		if (sp->col->csvf)
+			report_csv_sweep(sp->col->csvf, &rc, sp->index == 0, cfg->nsweeps,
+					 (const char *const *)cfg->sweep_names, sp->values);
+	}
+	if (!sp && cfg->plot_path)
+		write_plot(cfg->plot_path, NULL, &rc);
+	if (cfg->formats == FMT_HTML) {
+		if (!sp) { /* a sweep's page comes at its end */
+			html_begin(out, cmdline);
+			html_run(out, &rc);
+			html_end(out);
+		}
+	} else if (sp && (cfg->formats & (FMT_JSON | FMT_JSON_PLUS))) { /* a member of the sweep document */
 		fprintf(out, "%s    {\n      \"values\" : {", sp->index ? ",\n" : "");
 		for (unsigned k = 0; k < cfg->nsweeps; k++)
 			fprintf(out, "%s \"%s\" : \"%s\"", k ? "," : "", cfg->sweeps[k].name, sp->values[k]);
@@ -143,8 +234,13 @@ out:
 }
 
 /* --sweep: every combination, the first --sweep outermost; each a complete run. */
-static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *out)
+static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *out, const char *cmdline)
 {
+	struct sweep_collect *col = calloc(1, sizeof(*col));
+	if (!col)
+		return 1;
+	if (first->formats & FMT_HTML)
+		col->csvf = open_memstream(&col->csv, &col->csv_len);
 	unsigned total = 1;
 	for (unsigned k = 0; k < first->nsweeps; k++)
 		total *= first->sweeps[k].nvalues;
@@ -156,18 +252,19 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *o
 			fprintf(out, "{\n  \"iobench sweep\" : [\n");
 		for (unsigned i = 0; i < total; i++) {
 			struct run_cfg cfg = { 0 };
-			struct sweep_point sp = { first, { 0 }, i, total };
+			struct sweep_point sp = { first, { 0 }, i, total, pass ? col : NULL };
 			if (cli_parse(argc, argv, &cfg, stdout) != CLI_RUN) {
 				run_cfg_free(&cfg);
 				return 1;
 			}
 			cfg.parse_only = pass == 0;
+			cfg.formats = first->formats; /* as main settled them (--output=FILE.html) */
 			unsigned rest = i;
 			for (unsigned k = first->nsweeps; k-- > 0;) {
 				sp.values[k] = first->sweeps[k].values[rest % first->sweeps[k].nvalues];
 				rest /= first->sweeps[k].nvalues;
 			}
-			int sig = 0, st = run_once(&cfg, out, &sp, &sig);
+			int sig = 0, st = run_once(&cfg, out, &sp, &sig, cmdline);
 			run_cfg_free(&cfg);
 			if (st > worst)
 				worst = st;
@@ -177,6 +274,17 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *o
 		if (pass == 1 && json)
 			fprintf(out, "\n  ]\n}\n");
 	}
+	if (col->csvf)
+		fclose(col->csvf);
+	if (first->plot_path && col->plot.ns)
+		write_plot(first->plot_path, &col->plot, NULL);
+	if (first->formats == FMT_HTML && col->plot.ns) {
+		html_begin(out, cmdline);
+		html_sweep(out, &col->plot, col->csv);
+		html_end(out);
+	}
+	free(col->csv);
+	free(col);
 	return worst;
 }
 
@@ -210,6 +318,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iobench: no jobs given (see iobench --help)\n");
 		goto out_cfg;
 	}
+	/* --output=FILE.html without --output-format: the HTML page. */
+	size_t olen = cfg.output_path ? strlen(cfg.output_path) : 0;
+	if (olen > 5 && !strcmp(cfg.output_path + olen - 5, ".html") && !cfg.formats_given)
+		cfg.formats = FMT_HTML;
 	if (cfg.output_path && !cfg.parse_only) {
 		out = fopen(cfg.output_path, "w");
 		if (!out) {
@@ -218,12 +330,14 @@ int main(int argc, char **argv)
 			goto out_cfg;
 		}
 	}
+	char *cmdline = command_line(argc, argv);
 	if (cfg.nsweeps && !cfg.parse_only) {
-		status = run_sweep(argc, argv, &cfg, out);
+		status = run_sweep(argc, argv, &cfg, out, cmdline);
 	} else {
 		int sig;
-		status = run_once(&cfg, out, NULL, &sig);
+		status = run_once(&cfg, out, NULL, &sig, cmdline);
 	}
+	free(cmdline);
 	if (out != stdout && fclose(out) && !status) {
 		fprintf(stderr, "iobench: --output: %s\n", strerror(errno));
 		status = 1;

@@ -19,6 +19,7 @@ enum output_format {
 	FMT_JSON_PLUS = 1 << 2,
 	FMT_TERSE = 1 << 3,
 	FMT_CSV = 1 << 4,
+	FMT_HTML = 1 << 5,
 };
 
 /* What the command line and job files said. */
@@ -47,6 +48,8 @@ struct run_cfg {
 	bool readonly;             /* --readonly: refuse every job that writes */
 	const char *sections[64];  /* --section=NAME: only these job sections */
 	const char *compare[2];    /* --compare BASE NEW */
+	const char *plot_path;     /* --plot=FILE.svg */
+	bool formats_given;        /* --output-format was on the command line */
 	char **merge;              /* --merge FILE...: the files (argv's) */
 	struct sweep sweeps[RUN_SWEEPS_MAX];  /* --sweep=OPTION=V1,V2,... */
 	unsigned nsweeps;

@@ -23,6 +23,30 @@ int report_compare(FILE *out, const char *base_path, const char *new_path, bool 
 /* --merge: json+ results into one document with client_stats and "All clients". */
 int report_merge(FILE *out, char *const *paths, int n);
 
+/* Sweep chart data: y per x value (the first swept option's), one series per
+ * combination of the other swept values. */
+#define PLOT_X_MAX 64
+#define PLOT_SERIES_MAX 32
+struct plot_series {
+	char name[128];
+	double bw_mib[PLOT_X_MAX], iops[PLOT_X_MAX];
+};
+struct sweep_plot {
+	char xname[64];
+	const char *xvals[PLOT_X_MAX];
+	unsigned nx, ns;
+	struct plot_series series[PLOT_SERIES_MAX];
+};
+void plot_sweep_svg(FILE *out, const struct sweep_plot *p);
+void plot_percentiles_svg(FILE *out, const struct run_ctx *rc);
+
+/* The HTML page: begin (title, command line), a run's tables and chart, a sweep's chart
+ * and CSV table, end. */
+void html_begin(FILE *out, const char *cmdline);
+void html_run(FILE *out, const struct run_ctx *rc);
+void html_sweep(FILE *out, const struct sweep_plot *p, const char *csv);
+void html_end(FILE *out);
+
 /* The one-line ETA (with a leading carriage return, no newline). */
 void report_eta(FILE *out, const struct run_progress *p);
 
