@@ -75,16 +75,6 @@ static const cJSON *find_job(const cJSON *doc, const char *name, int nth)
 	return NULL;
 }
 
-/* A JSON string literal (the job name may hold quotes). */
-static void put_json_string(FILE *out, const char *s)
-{
-	cJSON *tmp = cJSON_CreateString(s);
-	char *text = tmp ? cJSON_PrintUnformatted(tmp) : NULL;
-	fputs(text ? text : "\"\"", out);
-	free(text);
-	cJSON_Delete(tmp);
-}
-
 struct metric {
 	const char *name;
 	bool higher_better;
@@ -150,7 +140,7 @@ int report_compare(FILE *out, const char *base_path, const char *new_path, bool 
 				regressions += regress;
 				if (json) {
 					fprintf(out, "%s\n    { \"job\" : ", compared ? "," : "");
-					put_json_string(out, name);
+					json_print_string(out, name);
 					fprintf(out, ", \"dir\" : \"%s\", \"metric\" : \"%s\", \"base\" : %f, \"new\" : %f, "
 						     "\"delta_pct\" : %f, \"regression\" : %s }",
 						dirs[d], metrics[m].name, va, vb, delta, regress ? "true" : "false");

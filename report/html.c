@@ -5,21 +5,6 @@
 
 #include "report/report.h"
 
-static void esc(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else if (*s == '&')
-			fputs("&amp;", out);
-		else if (*s == '"')
-			fputs("&quot;", out);
-		else
-			fputc(*s, out);
-	}
-}
 
 void html_begin(FILE *out, const char *cmdline)
 {
@@ -29,7 +14,7 @@ void html_begin(FILE *out, const char *cmdline)
 	      "th{background:#eee}td:first-child,td:nth-child(2){text-align:left}"
 	      "code{background:#f4f4f4;padding:2px 4px}</style></head><body>\n"
 	      "<h1>iobench report</h1>\n<p>iobench-" IOBENCH_VERSION ", command line: <code>", out);
-	esc(out, cmdline);
+	xml_escape(out, cmdline);
 	fputs("</code></p>\n", out);
 }
 
@@ -56,7 +41,7 @@ void html_run(FILE *out, const struct run_ctx *rc)
 			uint64_t run = u->ts.runtime_ms, p[3];
 			hist_percentiles(&ds->clat_hist, pct, 3, p);
 			fputs("<tr><td>", out);
-			esc(out, u->job->o.name);
+			xml_escape(out, u->job->o.name);
 			fprintf(out, "</td><td>%s</td><td>%u</td><td>%.1f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
 				     "<td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%" PRIu64 "</td></tr>\n",
 				d == 0 ? "read" : d == 1 ? "write" : "trim", u->groupid,
@@ -101,7 +86,7 @@ void html_sweep(FILE *out, const struct sweep_plot *p, const char *csv)
 			}
 			cell[c] = '\0';
 			fputs(head ? "<th>" : "<td>", out);
-			esc(out, cell);
+			xml_escape(out, cell);
 			fputs(head ? "</th>" : "</td>", out);
 			i++;
 		}

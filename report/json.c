@@ -187,7 +187,7 @@ static void print_indent(FILE *out, int depth)
 		fputs("  ", out);
 }
 
-static void print_string(FILE *out, const char *s)
+void json_print_string(FILE *out, const char *s)
 {
 	cJSON *tmp = cJSON_CreateString(s);
 	char *text = tmp ? cJSON_PrintUnformatted(tmp) : NULL;
@@ -201,14 +201,14 @@ void json_print_fio(FILE *out, const cJSON *v, int depth)
 	if (cJSON_IsRaw(v)) {
 		fputs(v->valuestring, out);
 	} else if (cJSON_IsString(v)) {
-		print_string(out, v->valuestring);
+		json_print_string(out, v->valuestring);
 	} else if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
 		bool obj = cJSON_IsObject(v);
 		fputs(obj ? "{\n" : "[\n", out);
 		for (const cJSON *c = v->child; c; c = c->next) {
 			print_indent(out, depth + 1);
 			if (obj) {
-				print_string(out, c->string);
+				json_print_string(out, c->string);
 				fputs(" : ", out);
 			}
 			json_print_fio(out, c, depth + 1);

@@ -8,6 +8,9 @@
  * raw text keep their exact form. */
 void json_print_fio(FILE *out, const cJSON *v, int depth);
 
+/* A JSON string literal, escaped. */
+void json_print_string(FILE *out, const char *s);
+
 /* Read a fio JSON result (text before the document, as fio prints notes, is skipped).
  * NULL after one line on stderr naming the file. */
 cJSON *json_load_result(const char *path, const char *what);

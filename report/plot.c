@@ -15,32 +15,17 @@ static const char *const colours[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e
 #define T 36
 #define B 46
 
-static void text_escaped(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else if (*s == '&')
-			fputs("&amp;", out);
-		else if (*s == '"')
-			fputs("&quot;", out);
-		else
-			fputc(*s, out);
-	}
-}
 
 static void panel_frame(FILE *out, int y0, const char *title, const char *ylabel)
 {
 	fprintf(out, "<g transform=\"translate(0,%d)\">\n", y0);
 	fprintf(out, "<text x=\"%d\" y=\"20\" font-size=\"15\" font-weight=\"bold\">", L);
-	text_escaped(out, title);
+	xml_escape(out, title);
 	fprintf(out, "</text>\n<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", L, H - B, W - R, H - B);
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", L, T, L, H - B);
 	fprintf(out, "<text x=\"16\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\">",
 		(T + H - B) / 2, (T + H - B) / 2);
-	text_escaped(out, ylabel);
+	xml_escape(out, ylabel);
 	fprintf(out, "</text>\n");
 }
 
@@ -74,11 +59,11 @@ static void sweep_panel(FILE *out, const struct sweep_plot *p, int y0, bool iops
 	for (unsigned x = 0; x < p->nx; x++) {
 		double px = L + plot_w * (x + 0.5) / p->nx;
 		fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">", px, H - B + 18);
-		text_escaped(out, p->xvals[x]);
+		xml_escape(out, p->xvals[x]);
 		fprintf(out, "</text>\n");
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">", L + plot_w / 2, H - 6);
-	text_escaped(out, p->xname);
+	xml_escape(out, p->xname);
 	fprintf(out, "</text>\n");
 	for (unsigned s = 0; s < p->ns; s++) {
 		const char *c = colours[s % 10];
@@ -90,7 +75,7 @@ static void sweep_panel(FILE *out, const struct sweep_plot *p, int y0, bool iops
 		fprintf(out, "\"/>\n<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", W - R + 14,
 			T + 18 * (int)s, c);
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", W - R + 32, T + 18 * (int)s + 11);
-		text_escaped(out, p->series[s].name[0] ? p->series[s].name : "all");
+		xml_escape(out, p->series[s].name[0] ? p->series[s].name : "all");
 		fprintf(out, "</text>\n");
 	}
 	fprintf(out, "</g>\n");
@@ -162,7 +147,7 @@ void plot_percentiles_svg(FILE *out, const struct run_ctx *rc)
 			fprintf(out, "\"/>\n<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", W - R + 14,
 				T + 18 * (int)c, colours[c % 10]);
 			fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", W - R + 32, T + 18 * (int)c + 11);
-			text_escaped(out, names[c]);
+			xml_escape(out, names[c]);
 			fprintf(out, "</text>\n");
 		}
 	}

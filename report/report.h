@@ -64,6 +64,9 @@ enum num_unit { UNIT_NONE, UNIT_BYTE, UNIT_BYTE_PER_SEC, UNIT_BIT_PER_SEC };
  * and a decimal part where room is left, as fio prints sizes and rates: "31.8MiB". */
 char *fmt_num(char *buf, size_t len, uint64_t num, int maxlen, bool iec, enum num_unit unit);
 
+/* Text for XML/HTML: < > & " escaped. */
+void xml_escape(FILE *out, const char *s);
+
 /* ctime() text without the newline: "Mon Nov 30 13:21:20 2026". */
 void fmt_time(char *buf, size_t len, time_t t);
 

@@ -80,3 +80,19 @@ double share_pct(uint64_t part, uint64_t whole, double min_pct)
 	double v = (double)part * 100.0 / (double)whole;
 	return v < min_pct ? min_pct : v;
 }
+
+void xml_escape(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", out);
+		else if (*s == '>')
+			fputs("&gt;", out);
+		else if (*s == '&')
+			fputs("&amp;", out);
+		else if (*s == '"')
+			fputs("&quot;", out);
+		else
+			fputc(*s, out);
+	}
+}
