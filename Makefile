@@ -11,7 +11,7 @@ PKG_CONFIG ?= pkg-config
 
 DEB_PKGS      := build-essential pkg-config libaio-dev liburing-dev libcjson-dev libcmocka-dev \
                  libisal-dev libxxhash-dev libssl-dev
-DEB_TEST_PKGS := fio jq python3 python3-pandas util-linux fdisk e2fsprogs chromium
+DEB_TEST_PKGS := fio jq python3 python3-pandas python3-yaml util-linux fdisk e2fsprogs chromium
 
 PKG_LIBS := liburing libcjson libisal libxxhash libcrypto
 override CPPFLAGS += -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" -MMD -MP

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Issue 7 (part): a pod imitated without a container runtime: a loop-mounted ext4 image plays
+# the PVC; iobench runs as nobody in new mount and pid namespaces with the volume
+# bind-mounted at /mnt, and again on the host mount of the same filesystem.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
+if [ "$(id -u)" != 0 ] || ! have losetup || ! have mkfs.ext4 || ! have setpriv ||
+	! unshare -m -p -f --mount-proc true 2>/dev/null; then
+	skip "pod sandbox" "needs root, losetup, mkfs.ext4, setpriv and unshare"
+	exit 0
+fi
+truncate -s 160m pvc.img
+LOOP=$(losetup -f --show pvc.img 2>/dev/null)
+if [ -z "$LOOP" ]; then
+	skip "pod sandbox" "no free loop device"
+	exit 0
+fi
+trap 'umount "$T/host" 2>/dev/null; losetup -d "$LOOP" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+mkfs.ext4 -q "$LOOP"
+mkdir host
+mount "$LOOP" host
+chmod 777 host
+job="--name=Sequ_Read_Testing --rw=read --bs=1m --size=64m --ioengine=libaio --iodepth=8 --direct=1"
+# shellcheck disable=SC2086
+"$IOBENCH" $job --filename="$T/host/testfile" --output-format=json >host.json 2>host.err
+chmod 666 host/testfile
+cp "$IOBENCH" "$T/iobench"
+chmod 755 "$T" "$T/iobench"
+unshare -m -p -f --mount-proc sh -c "
+	mount --make-rprivate /
+	mount --bind '$T/host' /mnt
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		'$T/iobench' $job --filename=/mnt/testfile --output-format=json >'$T/pod.json' 2>'$T/pod.err'
+	echo \$? >'$T/pod.rc'
+	[ \"\$(cat /proc/1/comm)\" = sh ] && echo pid-ns >'$T/pod.ns'
+"
+check "in the pod: exit 0 as nobody, nothing on stderr" sh -c "[ \"\$(cat pod.rc)\" -eq 0 ] && [ ! -s pod.err ]"
+check "the pod ran in its own pid namespace" [ -s pod.ns ]
+check "pod and host read the same bytes (64 MiB)" \
+	sh -c "[ \$(jq '.jobs[0].read.io_bytes' pod.json) -eq 67108864 ] && [ \$(jq '.jobs[0].read.io_bytes' host.json) -eq 67108864 ]"
+check "bandwidth within noise (a factor of 3)" python3 - host.json pod.json <<'PY'
+import json, sys
+h, p = (json.load(open(f))['jobs'][0]['read']['bw'] for f in sys.argv[1:3])
+print('#   host %d KiB/s, pod %d KiB/s' % (h, p))
+sys.exit(0 if h > 0 and p > 0 and 1 / 3 < h / p < 3 else 1)
+PY
+"$IOBENCH" --compare host.json pod.json >cmp.txt
+check "--compare host.json pod.json succeeds" sh -c "[ $? -eq 0 ] && grep -q '^Sequ_Read_Testing' cmp.txt"
