@@ -202,11 +202,14 @@ static bool out_of_work(struct wstate *s)
 	return !o->time_based && s->issued_bytes >= s->io_limit;
 }
 
+static bool queue_prepared(struct wstate *s, struct io_unit *u);
+
 /* Queue one I/O. Returns false when the caller should stop filling for now. */
 static bool issue_one(struct wstate *s)
 {
-	struct thread_stats *ts = s->ts;
 	const struct job_opts *o = s->o;
+	if (s->retry) /* the engine was busy: the I/O it refused goes first, as prepared */
+		return queue_prepared(s, s->retry);
 	enum ddir d = offsets_next_ddir(s);
 	uint64_t wait = pace_wait_ns(s, d);
 	if (wait) {
@@ -232,10 +235,22 @@ static bool issue_one(struct wstate *s)
 		if (o->verify != VERIFY_NONE)
 			verify_fill(o, u->buf, len, u->offset, s->vinterval);
 	}
+	return queue_prepared(s, u);
+}
+
+/* Hand a prepared I/O to the engine and account for it. */
+static bool queue_prepared(struct wstate *s, struct io_unit *u)
+{
+	struct thread_stats *ts = s->ts;
+	const struct job_opts *o = s->o;
+	enum ddir d = u->ddir;
+	uint64_t len = u->len;
+	struct wfile *f = &s->files[u->file_index];
+	s->retry = NULL;
 	s->now = u->start_ns = u->issue_ns = clock_now_ns();
 	int r = engine_queue(s->w->ops, &s->eng, u);
-	if (r == Q_BUSY) {
-		s->free_units[s->nr_free++] = u;
+	if (r == Q_BUSY) { /* keep it, offset and data as they are; try again after a commit */
+		s->retry = u;
 		commit_pending(s);
 		return false;
 	}
@@ -287,6 +302,10 @@ static void fill_queue(struct wstate *s)
 	s->fill_queued = 0;
 	while (s->nr_free && !s->issuing_done) {
 		if (out_of_work(s)) {
+			if (s->retry) { /* never handed over: back to the free units */
+				s->free_units[s->nr_free++] = s->retry;
+				s->retry = NULL;
+			}
 			s->issuing_done = true;
 			break;
 		}

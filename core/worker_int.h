@@ -30,6 +30,7 @@ struct wstate {
 	struct io_unit **free_units;
 	struct io_unit **pending;
 	unsigned nr_free, nr_pending, depth, inflight, fill_queued;
+	struct io_unit *retry;  /* prepared, refused by a busy engine: queued next */
 	unsigned batch_submit, complete_min, complete_max, depth_low;
 	bool sync;
 	struct wfile *files;
