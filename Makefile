@@ -50,6 +50,14 @@ override CFLAGS  += $(SAN)
 override LDFLAGS += $(SAN) -pthread
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKG_LIBS) 2>/dev/null)
 PKG_LDLIBS = $(shell $(PKG_CONFIG) --libs $(PKG_LIBS) 2>/dev/null)
+# `make static`: Debian's static archives, plus cJSON and ISA-L built under build/static/deps.
+STATIC_DEPS := build/static/deps
+ifeq ($(STATIC),1)
+BUILD      := build/static/obj
+PKG_CFLAGS := -I$(STATIC_DEPS)/include
+PKG_LDLIBS := $(STATIC_DEPS)/lib/libcjson.a $(STATIC_DEPS)/lib/libisal.a -luring -lxxhash -lcrypto
+override LDFLAGS += -static
+endif
 LDLIBS   += $(PKG_LDLIBS) -laio -lm
 
 ifeq ($(V),1)
@@ -67,7 +75,7 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
+.PHONY: static all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
 # Each flavour links in its own build folder; ./iobench is a copy of the last one built.
@@ -94,6 +102,15 @@ deps:
 	@sh tests/deps.sh $(DEB_PKGS)
 test-deps:
 	@sh tests/deps.sh $(DEB_PKGS) $(DEB_TEST_PKGS)
+
+# `make static`: ./iobench-static, statically linked (for scratch/distroless images and for
+# copying into a running pod). Needs nasm and dpkg-dev, and deb-src entries (added as root).
+static:
+	@sh tests/deps.sh $(DEB_PKGS) nasm dpkg-dev
+	@sh deploy/static-libs.sh $(STATIC_DEPS)
+	@$(MAKE) --no-print-directory STATIC=1 build/static/obj/iobench
+	$(Q)cmp -s build/static/obj/iobench iobench-static || cp build/static/obj/iobench iobench-static
+	@file iobench-static
 
 # `make run`: the default profile, in the current directory, in fio's normal format.
 run: deps
@@ -136,6 +153,6 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/iobench $(DESTDIR)$(PREFIX)/share/man/man1/iobench.1
 
 clean:
-	rm -rf build build-asan build-ubsan build-tsan build-fuzz iobench
+	rm -rf build build-asan build-ubsan build-tsan build-fuzz iobench iobench-static
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

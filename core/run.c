@@ -153,6 +153,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	}
 	if (cfg->parse_only)
 		return 0;
+	cpu_limit_read(&rc->cpu_limit);
 	rc->job_done = calloc(cfg->njobs ? cfg->njobs : 1, sizeof(*rc->job_done));
 	if (!rc->job_done)
 		return -ENOMEM;

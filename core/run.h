@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "core/job.h"
 #include "core/stats.h"
+#include "core/sysinfo.h"
 #include "core/worker.h"
 
 enum output_format {
@@ -118,6 +119,7 @@ struct run_ctx {
 	size_t nunits;
 	struct group_summary *groups;
 	struct disk_set disks;     /* block devices behind the files */
+	struct cpu_limit cpu_limit; /* cgroup quota and cpuset, for the header */
 	/* the monitor: called from the main thread while a group runs */
 	uint64_t status_interval_ms;        /* --status-interval; 0 = off */
 	bool eta;                           /* print the ETA line */

@@ -94,8 +94,19 @@ void set_affinity(struct wstate *s)
 		seen++;
 	}
 	int err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	if (err)
-		fprintf(stderr, "iobench: job '%s': cpus_allowed: %s\n", o->name, strerror(err));
+	if (!err)
+		return;
+	/* A pod's or container's cpuset may not hold the CPUs asked for: keep those it does
+	 * hold, or else run where the cpuset lets us; one note per job, never a failure. */
+	cpu_set_t allowed;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return;
+	CPU_AND(&set, &set, &allowed);
+	bool some = CPU_COUNT(&set) > 0 && !pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (s->w->clone == 0)
+		fprintf(stderr, "iobench: job '%s': cpus_allowed: %s; running on %s\n", o->name,
+			err == EINVAL ? "outside this process's CPU set (cgroup cpuset)" : strerror(err),
+			some ? "the CPUs in both" : "the CPU set");
 }
 
 void setup_depth(struct wstate *s)

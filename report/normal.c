@@ -60,6 +60,13 @@ void report_normal_header(FILE *out, const struct run_ctx *rc)
 			fprintf(out, "...\n");
 	}
 	fprintf(out, "iobench-%s\n", IOBENCH_VERSION);
+	const struct cpu_limit *cl = &rc->cpu_limit;
+	if (cl->quota_set)
+		fprintf(out, "cgroup CPU limit: %.2f CPUs (cgroup v%u quota %lldus per %lldus, %s)\n",
+			cl->cpus, cl->cgroup_version, cl->quota_us, cl->period_us, cl->where);
+	if (cl->cpuset_restricted)
+		fprintf(out, "CPU set: %s (%u of %u online CPUs)\n", cl->cpuset, cl->cpuset_n,
+			cl->online_n);
 	fprintf(out, "Starting %zu thread%s\n", rc->nclones, rc->nclones == 1 ? "" : "s");
 	fflush(out);
 }

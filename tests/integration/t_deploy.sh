@@ -39,3 +39,37 @@ open('$T/cm.fio', 'w').write(d['data']['seq-read.fio'])"
 check "the ConfigMap's job file parses" sh -c "[ $? -eq 0 ] && [ ! -s err.txt ]"
 "$IOBENCH" --parse-only "$TOP/deploy/job-seq-read.fio" 2>err2.txt
 check "the host copy of the job file parses" sh -c "[ $? -eq 0 ] && [ ! -s err2.txt ]"
+check "Dockerfile: Debian build stage, scratch final stage with only the binary, jobs and /data, UID 65532, WORKDIR /data, ENTRYPOINT iobench" \
+	/usr/bin/python3 - "$TOP/Dockerfile" <<'PY'
+import json, sys
+lines, cur = [], ''
+for raw in open(sys.argv[1]):
+    l = raw.rstrip('\n')
+    if l.lstrip().startswith('#') or not l.strip():
+        continue
+    cur += l[:-1] + ' ' if l.endswith('\\') else l
+    if not l.endswith('\\'):
+        lines.append(cur.strip()); cur = ''
+stages, st = [], None
+for l in lines:
+    ins, _, arg = l.partition(' ')
+    ins = ins.upper()
+    if ins == 'FROM':
+        st = {'from': arg, 'ins': []}; stages.append(st)
+    else:
+        st['ins'].append((ins, arg))
+assert len(stages) == 2, stages
+assert stages[0]['from'].startswith('debian:bookworm'), stages[0]['from']
+assert any(i == 'RUN' and 'make static' in a for i, a in stages[0]['ins'])
+final = stages[1]
+assert final['from'] == 'scratch', final['from']
+d = {}
+for i, a in final['ins']:
+    d.setdefault(i, []).append(a)
+assert set(d) <= {'COPY', 'USER', 'WORKDIR', 'ENTRYPOINT', 'CMD'}, set(d)
+assert all(a.split()[0].startswith('--from=') for a in d['COPY'])
+dests = sorted(a.split()[-1] for a in d['COPY'])
+assert dests == ['/bin/iobench', '/data/', '/jobs/'], dests
+assert d['USER'] == ['65532:65532'] and d['WORKDIR'] == ['/data']
+assert json.loads(d['ENTRYPOINT'][0]) == ['/bin/iobench']
+PY
