@@ -20,6 +20,7 @@ struct io_unit {
 	unsigned index;     /* position in the worker's array: engines key private state on it */
 	uint64_t start_ns;  /* when prepared */
 	uint64_t issue_ns;  /* when handed to the kernel */
+	bool file_op;       /* ENGINE_FILE_OP engines: this I/O did the file's operation */
 };
 
 /* queue() answers, as fio's engines do. Negative values are -errno. */
@@ -32,6 +33,11 @@ enum engine_queue_result {
 enum engine_flags {
 	ENGINE_SYNC = 1 << 0,    /* completes every I/O inside queue(): depth is 1 */
 	ENGINE_NO_FILE = 1 << 1, /* does not touch files (null) */
+	/* File-operation engines (filecreate...): the first I/O to each file carries the
+	 * operation (u->file_op set), timed as a read clat; I/Os are counted, never done. */
+	ENGINE_FILE_OP = 1 << 2,
+	ENGINE_NO_LAYOUT = 1 << 3, /* the files are not laid out first (the engine makes them) */
+	ENGINE_DIRS = 1 << 4,      /* the "files" are directories: laying out makes them */
 };
 
 struct engine_ctx {

@@ -233,3 +233,14 @@ void files_plan_free(struct file_plan *plan)
 	plan->files = NULL;
 	plan->nfiles = 0;
 }
+
+void files_make_parents(const char *path)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(dir, 0755);
+		*p = '/';
+	}
+}

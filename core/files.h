@@ -27,6 +27,8 @@ struct file_plan {
  * one line and returns -errno on a problem (a missing file without a size, ...). */
 int files_plan(const struct job_opts *o, unsigned clone, bool no_file, struct file_plan *plan);
 void files_plan_free(struct file_plan *plan);
+/* mkdir -p the directories above path (filename_format=a/b/$jobnum, as fio). */
+void files_make_parents(const char *path);
 
 /* The smallest block size a job uses: offsets are multiples of it. */
 uint64_t job_min_bs(const struct job_opts *o);

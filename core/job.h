@@ -65,6 +65,7 @@ enum fadvise_mode { FADV_NONE, FADV_AUTO, FADV_SEQUENTIAL, FADV_RANDOM };
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
+enum stat_type { STAT_STAT, STAT_LSTAT, STAT_STATX };
 /* continue_on_error kinds */
 enum { CONT_READ = 1, CONT_WRITE = 2, CONT_VERIFY = 4, CONT_ALL = 7 };
 
@@ -122,6 +123,7 @@ struct job_opts {
 	uint64_t fsync_blocks, fdatasync_blocks;
 	unsigned sync_mode;
 	unsigned fadvise;
+	unsigned stat_type;       /* filestat, dirstat: which stat call */
 	/* buffers */
 	unsigned compress_pct, compress_chunk, dedupe_pct;
 	unsigned pattern_len;

@@ -124,22 +124,27 @@ static int extend(const struct job_opts *o, int fd, uint64_t have, uint64_t need
 	return ret;
 }
 
-/* mkdir -p the directories above path (filename_format=a/b/$jobnum, as fio). */
-static void make_parents(const char *path)
+/* dirstat, dirdelete: the "files" are directories, made with their parents. */
+static int layout_dir(const struct job *job, const char *path)
 {
-	char dir[PATH_MAX];
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(dir, 0755);
-		*p = '/';
-	}
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	files_make_parents(path);
+	if (mkdir(path, 0755) == 0 || errno == EEXIST)
+		return 0;
+	int err = -errno;
+	fprintf(stderr, "iobench: job '%s': cannot create directory '%s': %s\n", job->o.name, path,
+		strerror(-err));
+	return err;
 }
 
 static int layout_one(const struct job *job, const char *path, uint64_t need, bool reads)
 {
 	const struct job_opts *o = &job->o;
 	struct stat st;
+	if (engine_find(o->ioengine)->flags & ENGINE_DIRS)
+		return layout_dir(job, path);
 	bool exists = stat(path, &st) == 0;
 	if (exists && !S_ISREG(st.st_mode))
 		return 0; /* devices and the like are used as they are */
@@ -151,7 +156,7 @@ static int layout_one(const struct job *job, const char *path, uint64_t need, bo
 	}
 	if (!exists && o->create_on_open && !reads)
 		return 0; /* created by the job when it opens it */
-	make_parents(path);
+	files_make_parents(path);
 	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		int err = -errno;
@@ -168,11 +173,11 @@ static int layout_one(const struct job *job, const char *path, uint64_t need, bo
 }
 
 /* How many files of this clone are missing or short, and their bytes (for the notice). */
-static unsigned short_files(const struct clone_result *c, uint64_t *bytes)
+static unsigned short_files(const struct clone_result *c, bool dirs, uint64_t *bytes)
 {
 	unsigned n = 0;
 	*bytes = 0;
-	for (unsigned k = 0; k < c->plan.nfiles; k++) {
+	for (unsigned k = 0; k < c->plan.nfiles && !dirs; k++) {
 		struct stat st;
 		const struct clone_file *f = &c->plan.files[k];
 		if (stat(f->path, &st) == 0 && (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= f->file_size))
@@ -188,10 +193,11 @@ int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
-		if (job->groupid != g || (engine_find(job->o.ioengine)->flags & ENGINE_NO_FILE))
+		unsigned eflags = engine_find(job->o.ioengine)->flags;
+		if (job->groupid != g || (eflags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
 			continue;
 		uint64_t bytes;
-		unsigned n = short_files(c, &bytes);
+		unsigned n = short_files(c, eflags & ENGINE_DIRS, &bytes);
 		if (n && notes)
 			fprintf(notes, "%s: Laying out IO file%s (%u file%s / %s%lluMiB)\n", job->o.name,
 				n > 1 ? "s" : "", n, n > 1 ? "s" : "", n > 1 ? "total " : "",

@@ -99,6 +99,12 @@ static const struct choice unified_choices[] = {
 	{ "2", UNIFIED_BOTH, "Same as both" },
 	{ NULL, 0, NULL },
 };
+static const struct choice stat_type_choices[] = {
+	{ "stat", STAT_STAT, "stat(2)" },
+	{ "lstat", STAT_LSTAT, "lstat(2)" },
+	{ "statx", STAT_STATX, "statx(2)" },
+	{ NULL, 0, NULL },
+};
 static const struct choice unit_base_choices[] = {
 	{ "0", 0, "Auto (bytes)" },
 	{ "8", 0, "Bytes" },
@@ -118,6 +124,7 @@ const struct choice *option_choices(const char *name)
 		{ "continue_on_error", continue_choices }, { "rw_sequencer", sequencer_choices },
 		{ "random_generator", generator_choices }, { "unit_base", unit_base_choices },
 		{ "unified_rw_reporting", unified_choices }, { "verify", verify_choices },
+		{ "stat_type", stat_type_choices },
 	};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (!strcmp(all[i].name, name))

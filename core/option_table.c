@@ -155,7 +155,8 @@ const struct option_def option_table[] = {
 	     "none|read|write|io|verify|all|0|1", C_GRP, "Errors to count and go on after"),
 
 	STR("ioengine", ioengine, "psync", C_ENG,
-	    "I/O engine: psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, faulty"),
+	    "I/O engine: psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, faulty, "
+	    "filecreate, filestat, filedelete, dircreate, dirstat, dirdelete"),
 	UINT("iodepth", iodepth, "1", 1, 65536, C_ENG, "Number of I/Os to keep in flight"),
 	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .type = OPT_UINT,
 	  .offset = OFF(iodepth_batch_submit), .def = "1", .min = 0, .max = 65536, .category = C_ENG,
@@ -167,6 +168,9 @@ const struct option_def option_table[] = {
 	     "Most completions to take per reap (default: iodepth)"),
 	UINT("iodepth_low", iodepth_low, NULL, 0, 65536, C_ENG,
 	     "When the queue is full, let it drain to this before filling it again"),
+	{ .name = "stat_type", .type = OPT_FUNC, .offset = OFF(stat_type), .parse = opt_parse_choice,
+	  .def = "stat", .syntax = "stat|lstat|statx", .engines = "filestat dirstat", .category = C_ENG,
+	  .help = "The call filestat and dirstat time" },
 	{ .name = "hipri", .type = OPT_BOOL, .offset = OFF(hipri), .def = "0", .engines = "io_uring pvsync2",
 	  .category = C_ENG, .help = "Polled I/O (IORING_SETUP_IOPOLL, RWF_HIPRI)" },
 	{ .name = "fixedbufs", .type = OPT_BOOL, .offset = OFF(fixedbufs), .def = "0", .engines = "io_uring",

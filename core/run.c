@@ -314,12 +314,13 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 	return ret;
 }
 
-/* The disks behind every file a run uses (not the null engine's). */
+/* The disks behind every file a run uses (not the null engine's, nor, as fio, those of
+ * filecreate and dircreate: their files do not exist yet). */
 static void find_disks(struct run_ctx *rc)
 {
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
-		if (engine_find(rc->cfg->jobs[c->job].o.ioengine)->flags & ENGINE_NO_FILE)
+		if (engine_find(rc->cfg->jobs[c->job].o.ioengine)->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT))
 			continue;
 		for (unsigned k = 0; k < c->plan.nfiles; k++)
 			if (disks_add_for_path(&rc->disks, c->plan.files[k].path))

@@ -79,6 +79,14 @@ static void complete_one(struct wstate *s, struct io_unit *u, uint64_t t)
 	ds->io_bytes += bytes;
 	ds->total_ios++;
 	uint64_t clat = t - u->issue_ns;
+	if (s->file_ops) { /* as fio: one read clat per file operation, nothing else */
+		if (u->file_op && s->rec_clat) {
+			series_add(&ts->dir[DDIR_READ].clat, clat);
+			hist_record(&ts->dir[DDIR_READ].clat_hist, clat);
+			ts->lat_buckets[lat_bucket(clat)]++;
+		}
+		return;
+	}
 	if (s->rec_clat) {
 		series_add(&ds->clat, clat);
 		hist_record(&ds->clat_hist, clat);

@@ -33,6 +33,7 @@ struct wstate {
 	struct io_unit *retry;  /* prepared, refused by a busy engine: queued next */
 	unsigned batch_submit, complete_min, complete_max, depth_low;
 	bool sync;
+	bool file_ops;        /* ENGINE_FILE_OP: latencies are the file operations' only */
 	struct wfile *files;
 	int *fds;             /* the files' descriptors, for engines that register them */
 	unsigned nfiles, cur_file, file_ios_left;

@@ -113,6 +113,7 @@ void setup_depth(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	s->sync = (s->w->ops->flags & ENGINE_SYNC) != 0;
+	s->file_ops = (s->w->ops->flags & ENGINE_FILE_OP) != 0;
 	s->depth = s->sync ? 1 : o->iodepth;
 	s->batch_submit = o->iodepth_batch_submit ? o->iodepth_batch_submit : s->depth;
 	if (s->batch_submit > s->depth)

@@ -13,6 +13,12 @@ extern const struct engine_ops pvsync2_engine_ops;
 extern const struct engine_ops mmap_engine_ops;
 extern const struct engine_ops posixaio_engine_ops;
 extern const struct engine_ops faulty_engine_ops;
+extern const struct engine_ops filecreate_engine_ops;
+extern const struct engine_ops filestat_engine_ops;
+extern const struct engine_ops filedelete_engine_ops;
+extern const struct engine_ops dircreate_engine_ops;
+extern const struct engine_ops dirstat_engine_ops;
+extern const struct engine_ops dirdelete_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -25,6 +31,12 @@ static const struct engine_ops *const engines[] = {
 	&mmap_engine_ops,
 	&null_engine_ops,
 	&faulty_engine_ops,
+	&filecreate_engine_ops,
+	&filestat_engine_ops,
+	&filedelete_engine_ops,
+	&dircreate_engine_ops,
+	&dirstat_engine_ops,
+	&dirdelete_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
@@ -37,5 +49,6 @@ const struct engine_ops *engine_find(const char *name)
 
 const char *engine_names(void)
 {
-	return "psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, faulty";
+	return "psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, faulty, "
+	       "filecreate, filestat, filedelete, dircreate, dirstat, dirdelete";
 }

@@ -109,6 +109,12 @@ def compare(name, args, checks, iobench, work, env):
             jo = [j['job options'] for j in df['jobs']], [j['job options'] for j in di['jobs']]
             tap(ga == gb and jo[0] == jo[1] and list((ga or {}).keys()) == list((gb or {}).keys()),
                 f'{name}: same global and job option maps', f'fio {ga} {jo[0]}\niobench {gb} {jo[1]}')
+        elif c == 'clatn':
+            na = [j['read']['clat_ns']['N'] for j in df['jobs']]
+            nb = [j['read']['clat_ns']['N'] for j in di['jobs']]
+            la = [j['read']['lat_ns']['N'] for j in df['jobs']]
+            lb = [j['read']['lat_ns']['N'] for j in di['jobs']]
+            tap(na == nb and la == lb, f'{name}: same read clat and lat sample counts', f'fio {na} {la}\niobench {nb} {lb}')
         elif c == 'clean':
             tap(ei == '' and di is not None, f'{name}: iobench prints only JSON on stdout and nothing on stderr',
                 ei)

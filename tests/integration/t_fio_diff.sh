@@ -56,6 +56,11 @@ create_on_open | --name=m --rw=write --size=1m --create_on_open=1 --ioengine=psy
 fallocate-none | --name=m --rw=randwrite --size=2m --fallocate=none --ioengine=psync | jobs,ios,files
 fallocate-keep | --name=m --rw=randwrite --size=2m --fallocate=keep --ioengine=psync | jobs,ios,files
 kb_base-1000 | --name=m --rw=write --kb_base=1000 --size=1m --bs=4k --ioengine=psync | jobs,ios,files
+# -- file-operation engines (issue 9): one I/O per block, one read clat per file
+filecreate | --name=fc --ioengine=filecreate --nrfiles=3000 --numjobs=2 --filesize=4k | jobs,ios,clatn,files,keys
+filestat | --name=fs --ioengine=filestat --nrfiles=300 --numjobs=2 --filesize=8k --bs=4k | jobs,ios,clatn,files
+filestat-lstat | --name=fs --ioengine=filestat --stat_type=lstat --nrfiles=100 --filesize=4k | jobs,ios,clatn,files
+filedelete | --name=fd --ioengine=filedelete --nrfiles=3000 --numjobs=2 --filesize=4k | jobs,ios,clatn,files
 # -- pattern
 rw-holes | --name=m --rw=write:4k --size=1m --ioengine=psync | jobs,ios,files
 backwards | --name=m --rw=read:-8k --size=1m --ioengine=psync | jobs,ios,files

@@ -1,0 +1,149 @@
+/* File-operation engines, as fio's: filecreate, filestat, filedelete (fio 3.33) and dircreate,
+ * dirstat, dirdelete (later fio). No data moves. The first I/O to each file performs the
+ * operation and is timed as one read clat; every I/O is counted (io_bytes, total_ios) so
+ * that filesize/bs accounting matches fio's. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/engine.h"
+#include "core/files.h"
+
+enum fileop { OP_FILECREATE, OP_FILESTAT, OP_FILEDELETE, OP_DIRCREATE, OP_DIRSTAT, OP_DIRDELETE };
+
+struct fileops_data {
+	char **paths;  /* by file index: the order open_file was called in */
+	bool *done;
+	unsigned n, cap;
+};
+
+/* open_file comes before init (the core opens files first): keep the path, create the
+ * parent directories the create operations need, and hand back no descriptor. */
+static int remember(struct engine_ctx *ctx, const char *path, bool parents, int *fd)
+{
+	struct fileops_data *d = ctx->priv;
+	if (!d && !(d = ctx->priv = calloc(1, sizeof(*d))))
+		return -ENOMEM;
+	if (d->n == d->cap) {
+		unsigned cap = d->cap ? d->cap * 2 : 64;
+		char **p = realloc(d->paths, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		d->paths = p;
+		bool *b = realloc(d->done, cap * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		d->done = b;
+		d->cap = cap;
+	}
+	if (!(d->paths[d->n] = strdup(path)))
+		return -ENOMEM;
+	d->done[d->n++] = false;
+	if (parents)
+		files_make_parents(path);
+	*fd = -1;
+	return 0;
+}
+
+static int open_create(struct engine_ctx *ctx, const char *path, int flags, int *fd)
+{
+	return remember(ctx, path, true, fd);
+}
+
+static int open_other(struct engine_ctx *ctx, const char *path, int flags, int *fd)
+{
+	return remember(ctx, path, false, fd);
+}
+
+static int fileops_init(struct engine_ctx *ctx)
+{
+	if (!ctx->priv && !(ctx->priv = calloc(1, sizeof(struct fileops_data))))
+		return -ENOMEM;
+	return 0;
+}
+
+static void fileops_cleanup(struct engine_ctx *ctx)
+{
+	struct fileops_data *d = ctx->priv;
+	if (!d)
+		return;
+	for (unsigned i = 0; i < d->n; i++)
+		free(d->paths[i]);
+	free(d->paths);
+	free(d->done);
+	free(d);
+}
+
+static int close_none(struct engine_ctx *ctx, int fd)
+{
+	return 0;
+}
+
+static int do_stat(const struct job_opts *o, const char *path)
+{
+	struct stat st;
+	if (o->stat_type == STAT_STATX) {
+		struct statx stx;
+		return statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx);
+	}
+	return o->stat_type == STAT_LSTAT ? lstat(path, &st) : stat(path, &st);
+}
+
+static int do_op(enum fileop op, const struct job_opts *o, const char *path)
+{
+	int fd;
+	switch (op) {
+	case OP_FILECREATE:
+		fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+		return fd < 0 ? -1 : close(fd);
+	case OP_FILESTAT:
+	case OP_DIRSTAT:
+		return do_stat(o, path);
+	case OP_FILEDELETE:
+		return unlink(path);
+	case OP_DIRCREATE:
+		return mkdir(path, 0755);
+	case OP_DIRDELETE:
+		return rmdir(path);
+	}
+	return -1;
+}
+
+static int queue(struct engine_ctx *ctx, struct io_unit *u, enum fileop op)
+{
+	struct fileops_data *d = ctx->priv;
+	u->result = (int64_t)u->len;
+	u->file_op = false;
+	if (u->file_index < d->n && !d->done[u->file_index]) {
+		d->done[u->file_index] = true;
+		u->file_op = true;
+		if (do_op(op, ctx->opts, d->paths[u->file_index]) < 0)
+			u->result = -errno;
+	}
+	return Q_COMPLETED;
+}
+
+#define FILEOP_ENGINE(nm, op, open_fn, extra)                                          \
+	static int nm##_queue(struct engine_ctx *ctx, struct io_unit *u)               \
+	{                                                                              \
+		return queue(ctx, u, op);                                              \
+	}                                                                              \
+	const struct engine_ops nm##_engine_ops = {                                    \
+		.name = #nm,                                                           \
+		.flags = ENGINE_SYNC | ENGINE_FILE_OP | (extra),                      \
+		.init = fileops_init,                                                  \
+		.cleanup = fileops_cleanup,                                            \
+		.open_file = open_fn,                                                  \
+		.close_file = close_none,                                              \
+		.queue = nm##_queue,                                                   \
+	};
+
+FILEOP_ENGINE(filecreate, OP_FILECREATE, open_create, ENGINE_NO_LAYOUT)
+FILEOP_ENGINE(filestat, OP_FILESTAT, open_other, 0)
+FILEOP_ENGINE(filedelete, OP_FILEDELETE, open_other, 0)
+FILEOP_ENGINE(dircreate, OP_DIRCREATE, open_create, ENGINE_NO_LAYOUT)
+FILEOP_ENGINE(dirstat, OP_DIRSTAT, open_other, ENGINE_DIRS)
+FILEOP_ENGINE(dirdelete, OP_DIRDELETE, open_other, ENGINE_DIRS)
