@@ -75,7 +75,7 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: static all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
+.PHONY: static test-gluster all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
 # Each flavour links in its own build folder; ./iobench is a copy of the last one built.
@@ -121,6 +121,14 @@ run: deps
 test: test-deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@BUILD=$(BUILD) sh tests/run.sh $(UNIT_BIN)
+
+# `make test-gluster`: a single-node GlusterFS volume (Debian's glusterfs-server) on a loop
+# xfs brick, FUSE-mounted in private namespaces; host-vs-pod read and file-operation jobs on
+# it and on a loop ext4 (about a minute; not part of `make test`). See docs/storage-systems.md.
+test-gluster: test-deps
+	@sh tests/deps.sh glusterfs-server glusterfs-client xfsprogs iproute2
+	@$(MAKE) --no-print-directory all
+	@sh tests/gluster/run.sh
 
 # `make asan test` / `make ubsan test` / `make tsan test`: the same tests on a sanitizer build.
 asan ubsan tsan:
