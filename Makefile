@@ -11,7 +11,8 @@ PKG_CONFIG ?= pkg-config
 
 DEB_PKGS      := build-essential pkg-config libaio-dev liburing-dev libcjson-dev libcmocka-dev \
                  libisal-dev libxxhash-dev libssl-dev
-DEB_TEST_PKGS := fio jq python3 python3-pandas python3-yaml util-linux fdisk e2fsprogs chromium
+DEB_TEST_PKGS := fio jq python3 python3-pandas python3-yaml util-linux fdisk e2fsprogs chromium \
+                 openmpi-bin libopenmpi-dev nasm dpkg-dev file
 
 PKG_LIBS := liburing libcjson libisal libxxhash libcrypto
 override CPPFLAGS += -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" -MMD -MP
@@ -58,6 +59,12 @@ PKG_CFLAGS := -I$(STATIC_DEPS)/include
 PKG_LDLIBS := $(STATIC_DEPS)/lib/libcjson.a $(STATIC_DEPS)/lib/libisal.a -luring -lxxhash -lcrypto
 override LDFLAGS += -static
 endif
+# `make mpi`: ./iobench-mpi, the same program built with mpicc and the MPI cluster layer.
+ifeq ($(MPI),1)
+BUILD    := build/mpi
+override CC := mpicc
+override CPPFLAGS += -DIOBENCH_MPI
+endif
 LDLIBS   += $(PKG_LDLIBS) -laio -lm
 
 ifeq ($(V),1)
@@ -66,16 +73,19 @@ else
 Q := @
 endif
 
-CORE_SRC    := $(filter-out core/main.c,$(wildcard core/*.c))
+CORE_SRC    := $(filter-out core/main.c core/cluster_mpi.c,$(wildcard core/*.c))
 ENGINE_SRC  := $(wildcard engines/*.c)
 REPORT_SRC  := $(wildcard report/*.c)
 LIB_SRC     := $(CORE_SRC) $(ENGINE_SRC) $(REPORT_SRC)
+ifeq ($(MPI),1)
+LIB_SRC     += core/cluster_mpi.c
+endif
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: static test-gluster all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
+.PHONY: static mpi test-gluster all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
 # Each flavour links in its own build folder; ./iobench is a copy of the last one built.
@@ -109,7 +119,7 @@ static:
 	@sh tests/deps.sh $(DEB_PKGS) nasm dpkg-dev
 	@sh deploy/static-libs.sh $(STATIC_DEPS)
 	@$(MAKE) --no-print-directory STATIC=1 build/static/obj/iobench
-	$(Q)cmp -s build/static/obj/iobench iobench-static || cp build/static/obj/iobench iobench-static
+	$(Q)cmp -s build/static/obj/iobench iobench-static iobench-mpi || cp build/static/obj/iobench iobench-static
 	@file iobench-static
 
 # `make run`: the default profile, in the current directory, in fio's normal format.
@@ -121,6 +131,12 @@ run: deps
 test: test-deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@BUILD=$(BUILD) sh tests/run.sh $(UNIT_BIN)
+
+# `make mpi`: ./iobench-mpi for `mpirun -np N ./iobench-mpi JOB...` (Debian's Open MPI).
+mpi:
+	@sh tests/deps.sh $(DEB_PKGS) openmpi-bin libopenmpi-dev
+	@$(MAKE) --no-print-directory MPI=1 SANITIZE=none build/mpi/iobench
+	$(Q)cmp -s build/mpi/iobench iobench-mpi || cp build/mpi/iobench iobench-mpi
 
 # `make test-gluster`: a single-node GlusterFS volume (Debian's glusterfs-server) on a loop
 # xfs brick, FUSE-mounted in private namespaces; host-vs-pod read and file-operation jobs on

@@ -160,7 +160,10 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 	struct run_ctx rc = { 0 };
 	struct signal_watch sw = { 0 };
 	int status = 1;
-	if (apply_sweep(cfg, sp) || run_prepare(&rc, cfg))
+	const struct cluster *cl = cfg->cluster;
+	bool quiet = cluster_rank(cl) != 0; /* in a cluster, rank 0 reports */
+	int perr = apply_sweep(cfg, sp) || run_prepare(&rc, cfg);
+	if (cluster_max_int(cl, perr)) /* all ranks go on, or none (a barrier waits for all) */
 		goto out;
 	if (cfg->parse_only) {
 		status = 0;
@@ -179,8 +182,8 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 	if (normal)
 		report_normal_header(out, &rc);
 	struct monitor_out mo = { out, false };
-	rc.eta = cfg->eta > 0 || (cfg->eta == 0 && isatty(STDERR_FILENO));
-	rc.status_interval_ms = cfg->status_interval_ms;
+	rc.eta = !quiet && (cfg->eta > 0 || (cfg->eta == 0 && isatty(STDERR_FILENO)));
+	rc.status_interval_ms = quiet ? 0 : cfg->status_interval_ms;
 	rc.status_cb = status_report;
 	rc.eta_cb = eta_line;
 	rc.cb_arg = &mo;
@@ -190,6 +193,16 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 		fprintf(stderr, "\n");
 	if (run_summarize(&rc)) {
 		fprintf(stderr, "iobench: out of memory while summing up\n");
+		goto out;
+	}
+	if (run_summarize_cluster(&rc)) {
+		fprintf(stderr, "iobench: cannot gather the ranks' results\n");
+		goto out;
+	}
+	if (quiet) { /* the other ranks' results went to rank 0 */
+		int sig = atomic_load(&rc.interrupted);
+		*signal_out = sig;
+		status = sig ? 128 + sig : run_err ? 1 : 0;
 		goto out;
 	}
 	int rep_err = 0;
@@ -288,12 +301,13 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *o
 	return worst;
 }
 
-int main(int argc, char **argv)
+static int iobench_main(int argc, char **argv, const struct cluster *cl)
 {
 	struct run_cfg cfg = { 0 };
 	FILE *out = stdout;
 	int status = 1;
 
+	cfg.cluster = cl;
 	enum cli_result cr = cli_parse(argc, argv, &cfg, stdout);
 	if (cr != CLI_RUN) {
 		status = cr == CLI_EXIT_OK ? 0 : 1;
@@ -322,7 +336,17 @@ int main(int argc, char **argv)
 	size_t olen = cfg.output_path ? strlen(cfg.output_path) : 0;
 	if (olen > 5 && !strcmp(cfg.output_path + olen - 5, ".html") && !cfg.formats_given)
 		cfg.formats = FMT_HTML;
-	if (cfg.output_path && !cfg.parse_only) {
+	if (cl && cl->size > 1 && cfg.nsweeps) {
+		if (cl->rank == 0)
+			fprintf(stderr, "iobench: --sweep does not run under MPI; run one job per mpirun\n");
+		goto out_cfg;
+	}
+	if (cluster_rank(cl) != 0) { /* only rank 0 writes results */
+		cfg.output_path = NULL;
+		out = fopen("/dev/null", "w");
+		if (!out)
+			goto out_cfg;
+	} else if (cfg.output_path && !cfg.parse_only) {
 		out = fopen(cfg.output_path, "w");
 		if (!out) {
 			fprintf(stderr, "iobench: --output: cannot open '%s': %s\n", cfg.output_path,
@@ -345,4 +369,20 @@ int main(int argc, char **argv)
 out_cfg:
 	run_cfg_free(&cfg);
 	return status;
+}
+
+int main(int argc, char **argv)
+{
+#ifdef IOBENCH_MPI
+	struct cluster cl = { 0 };
+	if (cluster_mpi_init(&cl, &argc, &argv)) {
+		fprintf(stderr, "iobench: MPI_Init failed\n");
+		return 1;
+	}
+	int status = cluster_max_int(&cl, iobench_main(argc, argv, &cl));
+	cluster_mpi_finish();
+	return status;
+#else
+	return iobench_main(argc, argv, NULL);
+#endif
 }

@@ -57,6 +57,8 @@ void run_ctx_free(struct run_ctx *rc)
 	free(rc->clones);
 	free(rc->job_done);
 	rc->job_done = NULL;
+	free(rc->hosts);
+	rc->hosts = NULL;
 	run_summary_free(rc);
 	disks_free(&rc->disks);
 	rc->clones = NULL;
@@ -167,7 +169,8 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			struct clone_result *c = &rc->clones[rc->nclones++];
 			c->job = i;
 			c->clone = k;
-			if (files_plan(&job->o, k, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file))
+			c->gclone = cluster_rank(cfg->cluster) * job->o.numjobs + k;
+			if (files_plan(&job->o, c->gclone, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file))
 				return -EINVAL;
 			c->ts = calloc(1, sizeof(*c->ts));
 			if (!c->ts)
@@ -266,7 +269,11 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 	int ret = 0;
 	if (!args)
 		return -ENOMEM;
+	/* Across ranks: every rank has finished the group before and laid out this one's
+	 * files before any starts it (stonewall and new_group hold across the cluster). */
+	cluster_barrier(cfg->cluster);
 	ret = layout_group(rc, g, notes);
+	cluster_barrier(cfg->cluster);
 	for (size_t i = 0; i < rc->nclones && !ret; i++) {
 		struct clone_result *c = &rc->clones[i];
 		const struct job *job = &cfg->jobs[c->job];
@@ -277,8 +284,8 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->ops = engine_find(job->o.ioengine);
 		w->plan = &c->plan;
 		w->clone = c->clone;
-		w->log_index = (unsigned)i + 1;
-		w->seed = clone_seed(&job->o, c->job, c->clone);
+		w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;
+		w->seed = clone_seed(&job->o, c->job, c->gclone);
 		w->stop = &rc->stop;
 		w->ts = c->ts;
 		w->progress = &c->progress;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "core/cluster.h"
 #include "core/diskstats.h"
 #include "core/files.h"
 #include "core/job.h"
@@ -57,6 +58,7 @@ struct run_cfg {
 	char *sweep_names[RUN_SWEEPS_MAX];
 	int nmerge;
 	double compare_threshold;  /* --compare-threshold; < 0: none */
+	const struct cluster *cluster; /* MPI ranks running this job file together; NULL: one */
 	unsigned nsections;
 	char *file_names[256];     /* job files read (owned), which opt_kv.file points into */
 	unsigned nfile_names;
@@ -70,6 +72,7 @@ void run_cfg_free(struct run_cfg *cfg);
 struct clone_result {
 	size_t job;              /* index into cfg->jobs */
 	unsigned clone;          /* 0 .. numjobs-1 */
+	unsigned gclone;         /* across ranks: rank * numjobs + clone ($jobnum, offset_increment) */
 	struct file_plan plan;   /* its files, regions and amount of I/O */
 	struct thread_stats *ts;
 	int err;
@@ -88,7 +91,17 @@ struct report_unit {
 	double bw_agg_pct[DDIR_NR + 1]; /* mean sampled bw as a share of the group's ([DDIR_NR]: mixed) */
 	struct dir_stats *mixed;        /* unified_rw_reporting: all directions summed */
 	struct sample_summary mixed_bw, mixed_iops;
+	const char *host;               /* cluster runs: the rank's name ("host:rank") */
+	unsigned rank;
+	int pid;                        /* of the process that ran it (0: All clients) */
+	bool all_clients;               /* cluster runs: this job summed over every rank */
 };
+
+/* The name a unit is reported under. */
+static inline const char *unit_name(const struct report_unit *u)
+{
+	return u->all_clients ? "All clients" : u->job->o.name;
+}
 
 #define DDIR_MIXED DDIR_NR /* the summed "mixed" slot of group summaries */
 
@@ -120,6 +133,8 @@ struct run_ctx {
 	struct group_summary *groups;
 	struct disk_set disks;     /* block devices behind the files */
 	struct cpu_limit cpu_limit; /* cgroup quota and cpuset, for the header */
+	bool clients;              /* units come from every rank (rank 0 of a cluster run) */
+	char (*hosts)[CLUSTER_HOST_LEN];
 	/* the monitor: called from the main thread while a group runs */
 	uint64_t status_interval_ms;        /* --status-interval; 0 = off */
 	bool eta;                           /* print the ETA line */
@@ -157,6 +172,9 @@ int run_execute(struct run_ctx *rc, FILE *notes);
 
 /* Merge the clones into report units and group summaries. */
 int run_summarize(struct run_ctx *rc);
+/* A cluster run: rank 0 gathers every rank's clones and reports a block per rank and one
+ * "All clients" block per job (histograms summed exactly). Every rank calls it. */
+int run_summarize_cluster(struct run_ctx *rc);
 
 void run_ctx_free(struct run_ctx *rc);
 

@@ -37,7 +37,7 @@ static void field(FILE *out, const char *s, bool last)
 static const char *const dir_cols[] = { "iops", "bw_kib", "io_bytes", "clat_mean_us", "clat_p50_us",
 					"clat_p90_us", "clat_p99_us", "clat_p99.9_us", "lat_mean_us" };
 
-static void header(FILE *out, unsigned nextra, const char *const *extra)
+static void header(FILE *out, bool clients, unsigned nextra, const char *const *extra)
 {
 	static const char *const head[] = { "jobname", "groupid", "rw", "bs", "iodepth", "numjobs",
 					    "ioengine", "direct", "runtime_ms" };
@@ -51,14 +51,16 @@ static void header(FILE *out, unsigned nextra, const char *const *extra)
 			field(out, name, false);
 		}
 	field(out, "usr_cpu", false);
-	field(out, "sys_cpu", nextra == 0);
+	field(out, "sys_cpu", nextra == 0 && !clients);
+	if (clients)
+		field(out, "hostname", nextra == 0);
 	for (unsigned i = 0; i < nextra; i++)
 		field(out, extra[i], i + 1 == nextra);
 }
 
 void report_csv_header(FILE *out)
 {
-	header(out, 0, NULL);
+	header(out, false, 0, NULL);
 }
 
 static void dir_fields(FILE *out, const struct report_unit *u, int d)
@@ -88,12 +90,12 @@ void report_csv_sweep(FILE *out, const struct run_ctx *rc, bool with_header, uns
 		      const char *const *names, const char *const *values)
 {
 	if (with_header)
-		header(out, nextra, names);
+		header(out, rc->clients, nextra, names);
 	for (size_t i = 0; i < rc->nunits; i++) {
 		const struct report_unit *u = &rc->units[i];
 		const struct job_opts *o = &u->job->o;
 		char buf[64];
-		field(out, o->name, false);
+		field(out, unit_name(u), false);
 		snprintf(buf, sizeof(buf), "%u", u->groupid);
 		field(out, buf, false);
 		field(out, o->rw_text, false);
@@ -112,7 +114,9 @@ void report_csv_sweep(FILE *out, const struct run_ctx *rc, bool with_header, uns
 		snprintf(buf, sizeof(buf), "%.2f", run_us > 0 ? (double)u->ts.usr_us * 100.0 / run_us : 0.0);
 		field(out, buf, false);
 		snprintf(buf, sizeof(buf), "%.2f", run_us > 0 ? (double)u->ts.sys_us * 100.0 / run_us : 0.0);
-		field(out, buf, nextra == 0);
+		field(out, buf, nextra == 0 && !rc->clients);
+		if (rc->clients)
+			field(out, u->all_clients ? "All clients" : u->host, nextra == 0);
 		for (unsigned k = 0; k < nextra; k++)
 			field(out, values[k], k + 1 == nextra);
 	}

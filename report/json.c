@@ -140,12 +140,15 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	const struct job_opts *o = &u->job->o;
 	cJSON *job = cJSON_CreateObject();
 	cJSON_AddItemToArray(jobs, job);
-	cJSON_AddStringToObject(job, "jobname", o->name);
+	cJSON_AddStringToObject(job, "jobname", unit_name(u));
 	jint(job, "groupid", u->groupid);
 	jint(job, "error", ts->error);
-	jint(job, "eta", 0);
-	jint(job, "elapsed", (int64_t)u->elapsed_s);
-	add_options(job, "job options", &u->job->given);
+	if (!u->host && !u->all_clients) { /* fio's client entries have no eta and elapsed */
+		jint(job, "eta", 0);
+		jint(job, "elapsed", (int64_t)u->elapsed_s);
+	}
+	if (!u->all_clients)
+		add_options(job, "job options", &u->job->given);
 	/* fio's order: read, write, trim, sync, then mixed (unified_rw_reporting=both);
 	 * a mixed-only report has no sync. */
 	struct dir_view views[DDIR_NR + 1];
@@ -171,12 +174,18 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	add_map(job, "iodepth_submit", batch_names, ts->submit_map);
 	add_map(job, "iodepth_complete", batch_names, ts->complete_map);
 	add_lat_buckets(job, ts);
-	jint(job, "latency_depth", (engine_find(o->ioengine)->flags & ENGINE_SYNC) ? 1 : o->iodepth);
-	jint(job, "latency_target", 0);
-	jflt(job, "latency_percentile", 100.0);
-	jint(job, "latency_window", 0);
-	if (o->description[0])
+	if (!u->all_clients) {
+		jint(job, "latency_depth", (engine_find(o->ioengine)->flags & ENGINE_SYNC) ? 1 : o->iodepth);
+		jint(job, "latency_target", 0);
+		jflt(job, "latency_percentile", 100.0);
+		jint(job, "latency_window", 0);
+	}
+	if (o->description[0] && !u->all_clients)
 		cJSON_AddStringToObject(job, "desc", o->description);
+	if (u->host || u->all_clients) { /* fio's client shape: hostname and port; here the rank */
+		cJSON_AddStringToObject(job, "hostname", u->all_clients ? "All clients" : u->host);
+		jint(job, "port", u->all_clients ? -1 : (int64_t)u->rank);
+	}
 }
 
 /* ---- printing in fio's layout: "key" : value, two-space indents ---- */
@@ -236,7 +245,7 @@ int report_json(FILE *out, const struct run_ctx *rc, bool plus)
 	cJSON_AddStringToObject(root, "time", when);
 	if (rc->cfg->globals.n)
 		add_options(root, "global options", &rc->cfg->globals);
-	cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
+	cJSON *jobs = cJSON_AddArrayToObject(root, rc->clients ? "client_stats" : "jobs");
 	for (size_t i = 0; i < rc->nunits; i++)
 		add_unit(jobs, &rc->units[i], plus);
 	if (rc->disks.n) {

@@ -67,7 +67,12 @@ void report_normal_header(FILE *out, const struct run_ctx *rc)
 	if (cl->cpuset_restricted)
 		fprintf(out, "CPU set: %s (%u of %u online CPUs)\n", cl->cpuset, cl->cpuset_n,
 			cl->online_n);
-	fprintf(out, "Starting %zu thread%s\n", rc->nclones, rc->nclones == 1 ? "" : "s");
+	unsigned ranks = cfg->cluster ? cfg->cluster->size : 1;
+	if (ranks > 1)
+		fprintf(out, "Starting %zu thread%s on each of %u ranks\n", rc->nclones,
+			rc->nclones == 1 ? "" : "s", ranks);
+	else
+		fprintf(out, "Starting %zu thread%s\n", rc->nclones, rc->nclones == 1 ? "" : "s");
 	fflush(out);
 }
 
@@ -217,8 +222,8 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_c
 	const struct job_opts *o = &u->job->o;
 	char when[64];
 	fmt_time(when, sizeof(when), rc->end_time);
-	fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%d: %s\n", o->name, u->groupid,
-		u->nr_clones, ts->error, (int)getpid(), when);
+	fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%d: %s\n", unit_name(u), u->groupid,
+		u->nr_clones, ts->error, u->pid, when);
 	if (o->description[0])
 		fprintf(out, "  Description  : [%s]\n", o->description);
 	struct dir_view views[DDIR_NR + 1];
@@ -270,8 +275,13 @@ static void show_group(FILE *out, const struct group_summary *gs)
 void report_normal(FILE *out, const struct run_ctx *rc)
 {
 	fprintf(out, "\n");
-	for (size_t i = 0; i < rc->nunits; i++)
-		show_unit(out, &rc->units[i], rc);
+	for (size_t i = 0; i < rc->nunits; i++) {
+		const struct report_unit *u = &rc->units[i];
+		/* Cluster runs: each rank's blocks under its name, as fio's client output. */
+		if (u->host && (i == 0 || rc->units[i - 1].rank != u->rank))
+			fprintf(out, "<%s>\n", u->host);
+		show_unit(out, u, rc);
+	}
 	for (unsigned g = 0; g < rc->ngroups; g++)
 		show_group(out, &rc->groups[g]);
 	if (rc->disks.n)

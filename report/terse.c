@@ -41,7 +41,7 @@ static void unit_line(FILE *out, const struct report_unit *u, const struct run_c
 {
 	const struct thread_stats *ts = &u->ts;
 	const struct job_opts *o = &u->job->o;
-	fprintf(out, "%u;iobench-%s;%s;%u;%d", version, IOBENCH_VERSION, o->name, u->groupid, ts->error);
+	fprintf(out, "%u;iobench-%s;%s;%u;%d", version, IOBENCH_VERSION, unit_name(u), u->groupid, ts->error);
 	for (int d = 0; d < (version >= 4 ? DDIR_NR : DDIR_TRIM); d++)
 		ddir_fields(out, u, d, version);
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
