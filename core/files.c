@@ -77,7 +77,7 @@ static int add_file(struct file_plan *plan, const char *dir, const char *name)
 	return n < 0 || (size_t)n >= sizeof(f->path) ? -ENAMETOOLONG : 0;
 }
 
-static int add_dir_files(struct file_plan *plan, const char *dir, int depth)
+static int add_dir_files(struct file_plan *plan, const char *dir, int depth, bool skip_empty)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -94,8 +94,8 @@ static int add_dir_files(struct file_plan *plan, const char *dir, int depth)
 		if (lstat(path, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < 32)
-			ret = add_dir_files(plan, path, depth + 1);
-		else if (S_ISREG(st.st_mode))
+			ret = add_dir_files(plan, path, depth + 1, skip_empty);
+		else if (S_ISREG(st.st_mode) && !(skip_empty && st.st_size == 0))
 			ret = add_file(plan, NULL, path);
 	}
 	closedir(d);
@@ -106,7 +106,7 @@ static int plan_names(const struct job_opts *o, unsigned clone, struct file_plan
 {
 	int ret = 0;
 	if (o->opendir[0]) {
-		ret = add_dir_files(plan, o->opendir, 0);
+		ret = add_dir_files(plan, o->opendir, 0, job_whole_files(o));
 		if (ret)
 			fprintf(stderr, "iobench: job '%s': opendir: cannot read '%s': %s\n", o->name, o->opendir,
 				strerror(-ret));
@@ -173,7 +173,7 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 		f->region = real > f->offset ? real - f->offset : 0;
 	if (!f->file_size)
 		f->file_size = f->offset + f->region;
-	if (f->region < g) {
+	if (f->region < g && !(job_whole_files(o) && f->region)) {
 		fprintf(stderr, "iobench: job '%s': '%s': the region (%llu bytes at offset %llu) is smaller "
 				"than the block size\n", o->name, f->path, (unsigned long long)f->region,
 			(unsigned long long)f->offset);
@@ -216,7 +216,7 @@ int files_plan(const struct job_opts *o, unsigned clone, bool no_file, struct fi
 			ret = check_creatable(o, plan->files[i].path);
 		if (ret)
 			return ret;
-		total += align_down(plan->files[i].region, g);
+		total += job_whole_files(o) ? plan->files[i].region : align_down(plan->files[i].region, g);
 	}
 	/* With filesize, size only sets the default amount of I/O. */
 	if (o->filesize_lo && o->size && !o->io_size)

@@ -188,6 +188,13 @@ struct run_cfg;
 int job_resolve(struct job *job, const struct opt_list *cmdline_globals);
 void job_free(struct job *job);
 
+/* opendir with a sequential read: every file is read whole, its last block short, and
+ * opened and closed in turn, timed (a tree of small files; fio skips partial blocks). */
+static inline bool job_whole_files(const struct job_opts *o)
+{
+	return o->opendir[0] && o->rw == RW_READ && o->rw_mod == 0;
+}
+
 static inline bool job_has_dir(const struct job_opts *o, enum ddir d)
 {
 	return (o->rw & (1u << d)) != 0;

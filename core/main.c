@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/cli.h"
@@ -308,6 +309,12 @@ static int iobench_main(int argc, char **argv, const struct cluster *cl)
 	int status = 1;
 
 	cfg.cluster = cl;
+	/* Jobs with many files (nrfiles, opendir) open them all: allow what the hard limit allows. */
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	enum cli_result cr = cli_parse(argc, argv, &cfg, stdout);
 	if (cr != CLI_RUN) {
 		status = cr == CLI_EXIT_OK ? 0 : 1;

@@ -19,7 +19,7 @@ void offsets_init(struct wstate *s)
 	s->granule = job_min_bs(o);
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
-		f->blocks = f->cf->region / s->granule;
+		f->blocks = s->whole ? (f->cf->region + s->granule - 1) / s->granule : f->cf->region / s->granule;
 		file_new_pass(s, f);
 		/* Backwards sequential I/O (rw=read:-8k) starts at the region's end. */
 		if (o->rw_mod < 0)
@@ -34,7 +34,7 @@ void offsets_init(struct wstate *s)
 
 static bool pass_over(const struct wstate *s, const struct wfile *f)
 {
-	return f->pass_bytes >= f->blocks * s->granule;
+	return f->pass_bytes >= (s->whole ? f->cf->region : f->blocks * s->granule);
 }
 
 struct wfile *offsets_next_file(struct wstate *s)
@@ -43,6 +43,14 @@ struct wfile *offsets_next_file(struct wstate *s)
 	if (s->nfiles == 1)
 		return &s->files[0];
 	struct wfile *f = &s->files[s->cur_file];
+	if (s->whole) { /* each file to its end, then the next, in order */
+		if (pass_over(s, f)) {
+			s->cur_file = (s->cur_file + 1) % s->nfiles;
+			f = &s->files[s->cur_file];
+			f->pass_bytes = 0;
+		}
+		return f;
+	}
 	bool move = o->file_service == FS_SEQUENTIAL ? pass_over(s, f) : s->file_ios_left == 0;
 	if (move) {
 		if (o->file_service == FS_RANDOM)

@@ -130,6 +130,15 @@ static long find_waitee(const struct run_ctx *rc, const struct job *job)
 	return -1;
 }
 
+static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
+{
+	const struct job *job = &cfg->jobs[c->job];
+	bool no_file = engine_find(job->o.ioengine)->flags & ENGINE_NO_FILE;
+	c->plan_later = false;
+	return files_plan(&job->o, c->gclone, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file)
+		       ? -EINVAL : 0;
+}
+
 int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 {
 	size_t total = 0;
@@ -164,13 +173,15 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		return -ENOMEM;
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		const struct job *job = &cfg->jobs[i];
-		bool no_file = engine_find(job->o.ioengine)->flags & ENGINE_NO_FILE;
 		for (unsigned k = 0; k < job->o.numjobs; k++) {
 			struct clone_result *c = &rc->clones[rc->nclones++];
 			c->job = i;
 			c->clone = k;
 			c->gclone = cluster_rank(cfg->cluster) * job->o.numjobs + k;
-			if (files_plan(&job->o, c->gclone, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file))
+			/* opendir of a tree an earlier group makes: planned when its group starts. */
+			struct stat st;
+			c->plan_later = job->o.opendir[0] && job->groupid > 0 && stat(job->o.opendir, &st) < 0;
+			if (!c->plan_later && plan_clone(cfg, c))
 				return -EINVAL;
 			c->ts = calloc(1, sizeof(*c->ts));
 			if (!c->ts)
@@ -272,7 +283,11 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 	/* Across ranks: every rank has finished the group before and laid out this one's
 	 * files before any starts it (stonewall and new_group hold across the cluster). */
 	cluster_barrier(cfg->cluster);
-	ret = layout_group(rc, g, notes);
+	for (size_t i = 0; i < rc->nclones && !ret; i++)
+		if (rc->clones[i].plan_later && cfg->jobs[rc->clones[i].job].groupid == g)
+			ret = plan_clone(cfg, &rc->clones[i]);
+	if (!ret)
+		ret = layout_group(rc, g, notes);
 	cluster_barrier(cfg->cluster);
 	for (size_t i = 0; i < rc->nclones && !ret; i++) {
 		struct clone_result *c = &rc->clones[i];

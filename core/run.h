@@ -72,7 +72,8 @@ void run_cfg_free(struct run_cfg *cfg);
 struct clone_result {
 	size_t job;              /* index into cfg->jobs */
 	unsigned clone;          /* 0 .. numjobs-1 */
-	unsigned gclone;         /* across ranks: rank * numjobs + clone ($jobnum, offset_increment) */
+	unsigned gclone;
+	bool plan_later;         /* opendir made by an earlier group: planned when its group starts */         /* across ranks: rank * numjobs + clone ($jobnum, offset_increment) */
 	struct file_plan plan;   /* its files, regions and amount of I/O */
 	struct thread_stats *ts;
 	int err;

@@ -134,6 +134,9 @@ void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src
 		dst->issued[i] += src->issued[i];
 	series_merge(&dst->sync_lat, &src->sync_lat);
 	hist_merge(&dst->sync_hist, &src->sync_hist);
+	dst->files_done += src->files_done;
+	series_merge(&dst->file_oc, &src->file_oc);
+	hist_merge(&dst->file_oc_hist, &src->file_oc_hist);
 	if (src->runtime_ms > dst->runtime_ms)
 		dst->runtime_ms = src->runtime_ms;
 	dst->job_runtime_ms += src->job_runtime_ms;

@@ -88,6 +88,10 @@ struct thread_stats {
 	int error;                             /* first errno seen, positive */
 	uint64_t nr_errors;                    /* I/O errors (continue_on_error goes on) */
 	bool pure_sum_samples;                 /* bw/iops samples were summed across clones */
+	/* whole-file reads (opendir): files read to their end, and their open+close times */
+	uint64_t files_done;
+	struct series file_oc;                 /* ns */
+	struct hist file_oc_hist;
 };
 
 /* Merge src into dst. group: clones of one group report (fio's group_reporting): their

@@ -156,7 +156,7 @@ static void reap_some(struct wstate *s, unsigned min, uint64_t timeout_ns)
 	}
 }
 
-static void drain(struct wstate *s)
+void drain(struct wstate *s)
 {
 	commit_pending(s);
 	while (s->inflight)
@@ -232,6 +232,11 @@ static bool issue_one(struct wstate *s)
 	if (!o->time_based && s->issued_bytes + len > s->io_limit)
 		len = s->io_limit - s->issued_bytes; /* the last I/O takes what is left */
 	struct wfile *f = offsets_next_file(s);
+	if (s->whole) {
+		if (f->fd < 0 && whole_open(s, f))
+			return false;
+		len = whole_len(f, d, len);
+	}
 	struct io_unit *u = s->free_units[--s->nr_free];
 	u->ddir = d;
 	u->len = len;
@@ -529,6 +534,8 @@ int worker_run(struct worker *w)
 		finish_stats(&s);
 	} else {
 		run_loop(&s);
+		if (s.whole && s.open_file)
+			whole_close(&s);
 	}
 	/* The verify phase: what was written is read back (or, verify_only, the region). */
 	if (o->verify != VERIFY_NONE && !w->err && (o->verify_only || (o->do_verify && job_has_dir(o, DDIR_WRITE)))) {

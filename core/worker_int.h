@@ -33,7 +33,10 @@ struct wstate {
 	struct io_unit *retry;  /* prepared, refused by a busy engine: queued next */
 	unsigned batch_submit, complete_min, complete_max, depth_low;
 	bool sync;
-	bool file_ops;        /* ENGINE_FILE_OP: latencies are the file operations' only */
+	bool file_ops;
+	bool whole;           /* job_whole_files: files opened, read to their end, closed in turn */
+	struct wfile *open_file; /* whole: the file open now */
+	uint64_t open_ns;     /* whole: how long its open took */        /* ENGINE_FILE_OP: latencies are the file operations' only */
 	struct wfile *files;
 	int *fds;             /* the files' descriptors, for engines that register them */
 	unsigned nfiles, cur_file, file_ios_left;
@@ -70,8 +73,16 @@ struct wstate {
 	uint64_t nbacklog;
 };
 
+/* worker.c */
+void drain(struct wstate *s);
+
 /* worker_setup.c */
 int open_files(struct wstate *s);
+/* Whole-file reads: switch to file f (the one before drained and closed), timed. */
+int whole_open(struct wstate *s, struct wfile *f);
+void whole_close(struct wstate *s);
+/* The I/O length within f's remaining bytes (the last block of a file is short). */
+uint64_t whole_len(struct wfile *f, enum ddir d, uint64_t len);
 void close_files(struct wstate *s);
 int alloc_units(struct wstate *s);
 void set_affinity(struct wstate *s);

@@ -8,15 +8,78 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/worker_int.h"
 
+
+static int open_flags(const struct job_opts *o)
+{
+	return (job_has_dir(o, DDIR_WRITE) ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
+	       (o->sync_mode == SYNC_SYNC ? O_SYNC : o->sync_mode == SYNC_DSYNC ? O_DSYNC : 0) |
+	       (o->create_on_open ? O_CREAT : 0);
+}
+
+int whole_open(struct wstate *s, struct wfile *f)
+{
+	if (s->open_file && s->open_file != f) {
+		drain(s);
+		whole_close(s);
+	}
+	uint64_t t0 = clock_now_ns();
+	int fd = -1, ret = engine_open_file(s->w->ops, &s->eng, f->cf->path, open_flags(s->o), &fd);
+	s->now = clock_now_ns();
+	if (ret) {
+		fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", s->o->name, f->cf->path,
+			strerror(-ret));
+		worker_fail(s, ret);
+		return ret;
+	}
+	f->fd = fd;
+	s->fds[f - s->files] = fd;
+	s->open_file = f;
+	s->open_ns = s->now - t0;
+	if (s->o->invalidate && fd >= 0) /* read from the device, not the page cache */
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return 0;
+}
+
+void whole_close(struct wstate *s)
+{
+	struct wfile *f = s->open_file;
+	uint64_t t0 = clock_now_ns();
+	engine_close_file(s->w->ops, &s->eng, f->fd);
+	s->now = clock_now_ns();
+	f->fd = -1;
+	s->fds[f - s->files] = -1;
+	s->open_file = NULL;
+	if (!s->measuring)
+		return;
+	uint64_t oc = s->open_ns + (s->now - t0);
+	s->ts->files_done++;
+	series_add(&s->ts->file_oc, oc);
+	hist_record(&s->ts->file_oc_hist, oc);
+}
+
+uint64_t whole_len(struct wfile *f, enum ddir d, uint64_t len)
+{
+	if (f->pos[d] >= f->cf->region)
+		f->pos[d] = 0;
+	uint64_t left = f->cf->region - f->pos[d];
+	return len < left ? len : left;
+}
 
 int open_files(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
-	int flags = (job_has_dir(o, DDIR_WRITE) ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
-		    (o->sync_mode == SYNC_SYNC ? O_SYNC : o->sync_mode == SYNC_DSYNC ? O_DSYNC : 0) |
-		    (o->create_on_open ? O_CREAT : 0);
+	int flags = open_flags(o);
+	if (s->whole) { /* opened one by one as the job reaches them */
+		if (o->registerfiles) {
+			fprintf(stderr, "iobench: job '%s': registerfiles does not go with opendir whole-file reads\n",
+				o->name);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
 		int ret = engine_open_file(s->w->ops, &s->eng, f->cf->path, flags, &f->fd);
@@ -114,6 +177,7 @@ void setup_depth(struct wstate *s)
 	const struct job_opts *o = s->o;
 	s->sync = (s->w->ops->flags & ENGINE_SYNC) != 0;
 	s->file_ops = (s->w->ops->flags & ENGINE_FILE_OP) != 0;
+	s->whole = job_whole_files(s->o);
 	s->depth = s->sync ? 1 : o->iodepth;
 	s->batch_submit = o->iodepth_batch_submit ? o->iodepth_batch_submit : s->depth;
 	if (s->batch_submit > s->depth)

@@ -180,6 +180,12 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 		jflt(job, "latency_percentile", 100.0);
 		jint(job, "latency_window", 0);
 	}
+	if (ts->files_done) { /* opendir whole-file reads (not in fio) */
+		cJSON *wf = cJSON_AddObjectToObject(job, "whole_files");
+		jint(wf, "files", (int64_t)ts->files_done);
+		jflt(wf, "files_per_sec", ts->runtime_ms ? (double)ts->files_done * 1000.0 / (double)ts->runtime_ms : 0.0);
+		add_percentiles(add_series(wf, "open_close_ns", &ts->file_oc), &ts->file_oc_hist, o, false);
+	}
 	if (o->description[0] && !u->all_clients)
 		cJSON_AddStringToObject(job, "desc", o->description);
 	if (u->host || u->all_clients) { /* fio's client shape: hostname and port; here the rank */

@@ -237,6 +237,12 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_c
 		show_lat(out, "sync", &ts->sync_lat);
 		show_percentiles(out, "sync", &ts->sync_hist, o);
 	}
+	if (ts->files_done) { /* opendir whole-file reads */
+		fprintf(out, "  files        : %" PRIu64 " read whole, %.1f files/s\n", ts->files_done,
+			ts->runtime_ms ? (double)ts->files_done * 1000.0 / (double)ts->runtime_ms : 0.0);
+		show_lat(out, "open+close", &ts->file_oc);
+		show_percentiles(out, "open+close", &ts->file_oc_hist, o);
+	}
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
 	fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64 ", minf=%" PRIu64 "\n",
 		run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0,
