@@ -103,6 +103,12 @@ for fs in gluster ext4; do
 		check "$fs: $e over 2 x 2000 files: 4000 operations, $want files left" \
 			sh -c "[ \$(jq '.jobs[0].read.clat_ns.N' '$T/out/$fs-$e.json') -eq 4000 ] && [ $n -eq $want ]"
 	done
+	# The scenario job files (docs/metadata.md), run where the files should be.
+	(cd "$M" && "$IOBENCH" "$TOP/jobs/metadata.fio" --output-format=json >"$T/out/$fs-md.json" 2>"$T/out/$fs-md.err")
+	check "$fs: jobs/metadata.fio runs (5 phases)" sh -c "[ \$(jq '.jobs | length' '$T/out/$fs-md.json') -eq 5 ]"
+	(cd "$M" && "$IOBENCH" "$TOP/jobs/small-files.fio" --output-format=json >"$T/out/$fs-sf.json" 2>"$T/out/$fs-sf.err")
+	check "$fs: jobs/small-files.fio reads the 2000-file tree whole" \
+		sh -c "[ \$(jq '.jobs[2].whole_files.files' '$T/out/$fs-sf.json') -eq 2000 ]"
 done
 
 echo
@@ -118,6 +124,17 @@ for fs in gluster ext4; do
 		"$(jq '.jobs[0].read.clat_ns.percentile["99.000000"] / 1000 | floor' "$o-filecreate.json")" \
 		"$(jq '.jobs[0].read.iops | floor' "$o-filestat.json")" \
 		"$(jq '.jobs[0].read.iops | floor' "$o-filedelete.json")"
+done
+echo
+echo "| storage | md create ops/s | md stat ops/s | md read ops/s | md delete ops/s | tree read files/s | tree MiB/s | image MiB/s |"
+echo "|---|---|---|---|---|---|---|---|"
+for fs in gluster ext4; do
+	o=$T/out/$fs
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$fs" \
+		"$(jq '.jobs[0].read.iops | floor' "$o-md.json")" "$(jq '.jobs[1].read.iops | floor' "$o-md.json")" \
+		"$(jq '.jobs[2].read.iops | floor' "$o-md.json")" "$(jq '.jobs[3].read.iops | floor' "$o-md.json")" \
+		"$(jq '.jobs[2].whole_files.files_per_sec | floor' "$o-sf.json")" \
+		"$(jq '.jobs[2].read.bw / 1024 | floor' "$o-sf.json")" "$(jq '.jobs[3].read.bw / 1024 | floor' "$o-sf.json")"
 done
 echo
 teardown
