@@ -1,6 +1,7 @@
 /* Monotonic time in ns: one vDSO read per timestamp. */
 #ifndef IOBENCH_CLOCK_H
 #define IOBENCH_CLOCK_H
+#include <stdbool.h>
 #include <stdint.h>
 #include <errno.h>
 #include <time.h>
@@ -10,6 +11,38 @@ static inline uint64_t clock_now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* clocksource=cpu: the CPU's invariant time-stamp counter, calibrated once per run against
+ * CLOCK_MONOTONIC and anchored to it, so its readings compare with clock_now_ns()'s. */
+struct tsc_clock {
+	bool on;
+	uint64_t tsc0, ns0;
+	uint64_t mult; /* ns per tick << 32 */
+};
+
+/* Calibrate (about 5 ms); c->on stays false where the TSC is not invariant or not x86. */
+void tsc_calibrate(struct tsc_clock *c);
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+static inline uint64_t tsc_ns(const struct tsc_clock *c)
+{
+	uint64_t t = __rdtsc();
+	return c->ns0 + (uint64_t)(((unsigned __int128)(t - c->tsc0) * c->mult) >> 32);
+}
+#else
+static inline uint64_t tsc_ns(const struct tsc_clock *c)
+{
+	(void)c;
+	return clock_now_ns();
+}
+#endif
+
+/* The worker's clock: the TSC when calibrated and chosen, else CLOCK_MONOTONIC. */
+static inline uint64_t clock_fast_ns(const struct tsc_clock *c)
+{
+	return c ? tsc_ns(c) : clock_now_ns();
 }
 
 #define NS_PER_MS 1000000ULL

@@ -72,12 +72,12 @@ static void report(const struct opt_kv *kv, const char *jobname, const char *wha
 }
 
 /* The engine a job ends up with: the last ioengine= of its lists. */
-static const struct opt_kv *last_engine(const struct opt_list *const *lists, size_t n)
+static const struct opt_kv *last_given(const struct opt_list *const *lists, size_t n, const char *name)
 {
 	const struct opt_kv *found = NULL;
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < lists[i]->n; k++)
-			if (!strcmp(lists[i]->v[k].name, "ioengine"))
+			if (!strcmp(lists[i]->v[k].name, name))
 				found = &lists[i]->v[k];
 	return found;
 }
@@ -137,7 +137,7 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 			if (!strcmp(job->given.v[k].name, "name") && job->given.v[k].value)
 				snprintf(name, sizeof(name), "%s", job->given.v[k].value);
 	/* The engine first: an unsupported engine is the reason, not its own options. */
-	const struct opt_kv *eng = last_engine(lists, 3);
+	const struct opt_kv *eng = last_given(lists, 3, "ioengine");
 	const char *engine = eng && eng->value ? eng->value : "psync";
 	if (!engine_find(engine)) {
 		char what[300];
@@ -157,6 +157,9 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	}
 	/* A job's name is its section's; a name= option inside a section does not rename it. */
 	snprintf(o->name, sizeof(o->name), "%s", name);
+	/* io_uring registers buffers and files unless told not to (fixedbufs=0, registerfiles=0). */
+	o->fixedbufs_auto = !last_given(lists, 3, "fixedbufs");
+	o->registerfiles_auto = !last_given(lists, 3, "registerfiles");
 	if (o->gtod_reduce) /* as fio: no latencies, no bandwidth samples */
 		o->disable_lat = o->disable_clat = o->disable_slat = o->disable_bw = true;
 	return check_engine_options(lists, 3, o->ioengine, name);

@@ -66,6 +66,7 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum stat_type { STAT_STAT, STAT_LSTAT, STAT_STATX };
+enum clocksource { CLK_AUTO, CLK_GETTIMEOFDAY, CLK_CLOCK_GETTIME, CLK_CPU };
 /* continue_on_error kinds */
 enum { CONT_READ = 1, CONT_WRITE = 2, CONT_VERIFY = 4, CONT_ALL = 7 };
 
@@ -123,7 +124,8 @@ struct job_opts {
 	uint64_t fsync_blocks, fdatasync_blocks;
 	unsigned sync_mode;
 	unsigned fadvise;
-	unsigned stat_type;       /* filestat, dirstat: which stat call */
+	unsigned stat_type;
+	unsigned clocksource;     /* CLK_AUTO: the TSC where invariant, as fio */       /* filestat, dirstat: which stat call */
 	/* buffers */
 	unsigned compress_pct, compress_chunk, dedupe_pct;
 	unsigned pattern_len;
@@ -149,6 +151,7 @@ struct job_opts {
 	bool thread, unlink, create_on_open, allow_file_create, randrepeat, randseed_set;
 	bool norandommap, end_fsync, fsync_on_close, invalidate, zero_buffers, refill_buffers;
 	bool scramble_buffers, exitall, exitall_on_error, readonly, fixedbufs, registerfiles;
+	bool fixedbufs_auto, registerfiles_auto; /* not given: io_uring uses them where it can */
 	bool sqthread_poll, hipri, userspace_reap;
 	/* verify */
 	unsigned verify;           /* enum verify_type (core/checksum.h) */

@@ -105,6 +105,12 @@ static const struct choice stat_type_choices[] = {
 	{ "statx", STAT_STATX, "statx(2)" },
 	{ NULL, 0, NULL },
 };
+static const struct choice clocksource_choices[] = {
+	{ "gettimeofday", CLK_GETTIMEOFDAY, "The kernel's clock (CLOCK_MONOTONIC here)" },
+	{ "clock_gettime", CLK_CLOCK_GETTIME, "clock_gettime(CLOCK_MONOTONIC)" },
+	{ "cpu", CLK_CPU, "The CPU's invariant time-stamp counter, calibrated" },
+	{ NULL, 0, NULL },
+};
 static const struct choice unit_base_choices[] = {
 	{ "0", 0, "Auto (bytes)" },
 	{ "8", 0, "Bytes" },
@@ -124,7 +130,7 @@ const struct choice *option_choices(const char *name)
 		{ "continue_on_error", continue_choices }, { "rw_sequencer", sequencer_choices },
 		{ "random_generator", generator_choices }, { "unit_base", unit_base_choices },
 		{ "unified_rw_reporting", unified_choices }, { "verify", verify_choices },
-		{ "stat_type", stat_type_choices },
+		{ "stat_type", stat_type_choices }, { "clocksource", clocksource_choices },
 	};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (!strcmp(all[i].name, name))

@@ -168,6 +168,9 @@ const struct option_def option_table[] = {
 	     "Most completions to take per reap (default: iodepth)"),
 	UINT("iodepth_low", iodepth_low, NULL, 0, 65536, C_ENG,
 	     "When the queue is full, let it drain to this before filling it again"),
+	{ .name = "clocksource", .type = OPT_FUNC, .offset = OFF(clocksource), .parse = opt_parse_choice,
+	  .syntax = "gettimeofday|clock_gettime|cpu", .category = C_REP,
+	  .help = "Timestamps from: cpu (the invariant TSC; the default where there is one) or the kernel's clock" },
 	{ .name = "stat_type", .type = OPT_FUNC, .offset = OFF(stat_type), .parse = opt_parse_choice,
 	  .def = "stat", .syntax = "stat|lstat|statx", .engines = "filestat dirstat", .category = C_ENG,
 	  .help = "The call filestat and dirstat time" },
@@ -308,6 +311,5 @@ const struct option_def option_table[] = {
 	NOT("replay_redirect", "Replay onto another device"),
 	NOT("read_iolog", "Replay an I/O log"),
 	NOT("write_iolog", "Record an I/O log"),
-	NOT("clocksource", "Clock source"),
 };
 const size_t option_count = sizeof(option_table) / sizeof(option_table[0]);

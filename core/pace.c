@@ -62,14 +62,14 @@ void pace_think(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	uint64_t spin = o->thinktime_spin_us * 1000, total = o->thinktime_us * 1000;
-	uint64_t start = clock_now_ns();
+	uint64_t start = clock_fast_ns(s->clk);
 	if (spin > total)
 		spin = total;
-	while (clock_now_ns() - start < spin)
+	while (clock_fast_ns(s->clk) - start < spin)
 		;
 	if (total > spin)
 		clock_sleep_ns(total - spin);
-	s->now = clock_now_ns();
+	s->now = clock_fast_ns(s->clk);
 	/* Time spent thinking does not count against the rate schedule. */
 	for (int d = 0; d < DDIR_NR; d++)
 		if (s->next_issue_ns[d] && s->next_issue_ns[d] < s->now)

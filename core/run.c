@@ -165,6 +165,19 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	if (cfg->parse_only)
 		return 0;
 	cpu_limit_read(&rc->cpu_limit);
+	bool want_tsc = false;
+	for (size_t i = 0; i < cfg->njobs; i++) {
+		unsigned cs = cfg->jobs[i].o.clocksource;
+		want_tsc |= cs == CLK_AUTO || cs == CLK_CPU;
+	}
+	if (want_tsc)
+		tsc_calibrate(&rc->tsc);
+	for (size_t i = 0; i < cfg->njobs && !rc->tsc.on; i++)
+		if (cfg->jobs[i].o.clocksource == CLK_CPU) {
+			fprintf(stderr, "iobench: job '%s': clocksource=cpu: no invariant TSC here; using clock_gettime\n",
+				cfg->jobs[i].o.name);
+			break;
+		}
 	rc->job_done = calloc(cfg->njobs ? cfg->njobs : 1, sizeof(*rc->job_done));
 	if (!rc->job_done)
 		return -ENOMEM;
@@ -304,6 +317,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->stop = &rc->stop;
 		w->ts = c->ts;
 		w->progress = &c->progress;
+		w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;
 		args[i].rc = rc;
 		args[i].job = c->job;
 		args[i].waitee = find_waitee(rc, job);

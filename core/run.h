@@ -134,6 +134,7 @@ struct run_ctx {
 	struct group_summary *groups;
 	struct disk_set disks;     /* block devices behind the files */
 	struct cpu_limit cpu_limit; /* cgroup quota and cpuset, for the header */
+	struct tsc_clock tsc;      /* clocksource=cpu, calibrated once per run */
 	bool clients;              /* units come from every rank (rank 0 of a cluster run) */
 	char (*hosts)[CLUSTER_HOST_LEN];
 	/* the monitor: called from the main thread while a group runs */

@@ -110,7 +110,7 @@ static void commit_pending(struct wstate *s)
 	if (!s->nr_pending)
 		return;
 	int ret = engine_commit(s->w->ops, &s->eng);
-	s->now = clock_now_ns();
+	s->now = clock_fast_ns(s->clk);
 	if (ret < 0) {
 		fprintf(stderr, "iobench: job '%s': submit failed: %s\n", s->o->name, strerror(-ret));
 		worker_fail(s, ret);
@@ -140,7 +140,7 @@ static void reap_some(struct wstate *s, unsigned min, uint64_t timeout_ns)
 	struct timespec ts = { (time_t)(timeout_ns / NS_PER_SEC), (long)(timeout_ns % NS_PER_SEC) };
 	unsigned max = s->complete_max && s->complete_max < s->inflight ? s->complete_max : s->inflight;
 	int n = engine_getevents(s->w->ops, &s->eng, min, max, timeout_ns ? &ts : NULL);
-	s->now = clock_now_ns();
+	s->now = clock_fast_ns(s->clk);
 	if (n < 0) {
 		fprintf(stderr, "iobench: job '%s': reaping I/O failed: %s\n", s->o->name, strerror(-n));
 		worker_fail(s, n);
@@ -169,9 +169,9 @@ static void sync_file(struct wstate *s, struct wfile *f, bool datasync)
 	if (f->fd < 0)
 		return;
 	drain(s);
-	uint64_t t0 = clock_now_ns();
+	uint64_t t0 = clock_fast_ns(s->clk);
 	int ret = datasync ? fdatasync(f->fd) : fsync(f->fd);
-	s->now = clock_now_ns();
+	s->now = clock_fast_ns(s->clk);
 	if (ret < 0) {
 		int err = -errno;
 		fprintf(stderr, "iobench: job '%s': %s of %s failed: %s\n", s->o->name,
@@ -225,7 +225,7 @@ static bool issue_one(struct wstate *s)
 		if (s->inflight)
 			reap_some(s, 1, wait);
 		else
-			clock_sleep_ns(wait), s->now = clock_now_ns();
+			clock_sleep_ns(wait), s->now = clock_fast_ns(s->clk);
 		return false;
 	}
 	uint64_t len = offsets_next_len(s, d);
@@ -260,7 +260,7 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	uint64_t len = u->len;
 	struct wfile *f = &s->files[u->file_index];
 	s->retry = NULL;
-	s->now = u->start_ns = u->issue_ns = clock_now_ns();
+	s->now = u->start_ns = u->issue_ns = clock_fast_ns(s->clk);
 	int r = engine_queue(s->w->ops, &s->eng, u);
 	if (r == Q_BUSY) { /* keep it, offset and data as they are; try again after a commit */
 		s->retry = u;
@@ -277,7 +277,7 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	ts->issued[d]++;
 	pace_issued(s, d, len);
 	if (r == Q_COMPLETED) {
-		s->now = clock_now_ns();
+		s->now = clock_fast_ns(s->clk);
 		ts->depth_map[0]++;
 		ts->submit_map[batch_bucket(1)]++;
 		ts->complete_map[batch_bucket(1)]++;
@@ -438,7 +438,7 @@ static void finish_stats(struct wstate *s)
 
 static void run_loop(struct wstate *s)
 {
-	s->now = s->start_ns = clock_now_ns();
+	s->now = s->start_ns = clock_fast_ns(s->clk);
 	s->ramp_end_ns = s->start_ns + s->o->ramp_time_us * 1000;
 	check_time(s);
 	while (!s->issuing_done || s->inflight) {
@@ -469,7 +469,7 @@ static void run_loop(struct wstate *s)
 
 int worker_run(struct worker *w)
 {
-	struct wstate s = { .w = w, .o = w->o, .ts = w->ts };
+	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk };
 	const struct job_opts *o = w->o;
 	int ret;
 

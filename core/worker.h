@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "core/clock.h"
 #include "core/engine.h"
 #include "core/stats.h"
 
@@ -32,6 +33,7 @@ struct worker {
 	const atomic_bool *stop; /* set by a signal or exitall: stop issuing */
 	struct thread_stats *ts; /* written by this worker only */
 	struct clone_progress *progress;
+	const struct tsc_clock *clk; /* clocksource=cpu: the run's calibrated TSC; NULL: the kernel's */
 	int err;                 /* -errno of the failure that stopped it, 0 if none */
 };
 

@@ -24,6 +24,7 @@ struct wfile {
 struct wstate {
 	struct worker *w;
 	const struct job_opts *o;
+	const struct tsc_clock *clk; /* the clock of every timestamp (clock_fast_ns) */
 	struct thread_stats *ts;
 	struct engine_ctx eng;
 	struct io_unit *units;

@@ -13,6 +13,9 @@ struct uring_data {
 	bool ring_ready;
 	struct io_unit **done;
 	struct iovec *iovs; /* one per unit: registered buffers and vectored commands */
+	bool sqpoll;
+	bool fixed, regfiles; /* buffers and files registered with the ring */
+	bool unsubmitted;   /* committed SQEs the kernel has not been told about yet */
 };
 
 static void uring_cleanup(struct engine_ctx *ctx)
@@ -41,19 +44,43 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_data *ud)
 			p.sq_thread_cpu = (unsigned)o->sqthread_poll_cpu;
 		}
 	}
-	int ret = io_uring_queue_init_params(ctx->depth, &ud->ring, &p);
+	/* Completions are reaped by this thread only: run their task work when it enters the
+	 * kernel (COOP_TASKRUN; DEFER_TASKRUN with SINGLE_ISSUER where the kernel has it, not
+	 * with SQPOLL), instead of interrupting it for each one. Older kernels refuse the
+	 * flags with EINVAL: fall back step by step. */
+	unsigned base = p.flags, extra[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
+		IORING_SETUP_COOP_TASKRUN,
+		0,
+	};
+	ud->sqpoll = (base & IORING_SETUP_SQPOLL) != 0;
+	int ret = -EINVAL;
+	for (size_t i = (base & IORING_SETUP_SQPOLL) ? 3 : 0; i < sizeof(extra) / sizeof(extra[0]) && ret == -EINVAL; i++) {
+		struct io_uring_params q = p;
+		q.flags = base | extra[i];
+		ret = io_uring_queue_init_params(ctx->depth, &ud->ring, &q);
+	}
 	if (ret < 0)
 		return ret;
 	ud->ring_ready = true;
-	if (o && o->fixedbufs) {
+	/* Registered buffers and files spare the kernel a page lookup and a file reference per
+	 * I/O. Asked for (fixedbufs=1, registerfiles=1), a failure is an error; by default they
+	 * are tried, and left out where the kernel refuses (RLIMIT_MEMLOCK, files opened later). */
+	bool all_open = ctx->nr_fds > 0;
+	for (unsigned i = 0; i < ctx->nr_fds; i++)
+		all_open &= ctx->fds[i] >= 0;
+	if (o && (o->fixedbufs || o->fixedbufs_auto)) {
 		ret = io_uring_register_buffers(&ud->ring, ud->iovs, ctx->nr_units);
-		if (ret < 0)
+		if (ret < 0 && o->fixedbufs)
 			return ret;
+		ud->fixed = ret == 0;
 	}
-	if (o && o->registerfiles && ctx->nr_fds) {
+	if (o && (o->registerfiles || (o->registerfiles_auto && all_open)) && ctx->nr_fds) {
 		ret = io_uring_register_files(&ud->ring, ctx->fds, ctx->nr_fds);
-		if (ret < 0)
+		if (ret < 0 && o->registerfiles)
 			return ret;
+		ud->regfiles = ret == 0;
 	}
 	return 0;
 }
@@ -87,10 +114,10 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&ud->ring);
 	if (!sqe)
 		return Q_BUSY;
-	bool reg_file = o && o->registerfiles;
+	bool reg_file = ud->regfiles;
 	int fd = reg_file ? (int)u->file_index : u->fd;
 	bool rd = u->ddir == DDIR_READ;
-	if (o && o->fixedbufs) {
+	if (ud->fixed) {
 		if (rd)
 			io_uring_prep_read_fixed(sqe, fd, u->buf, (unsigned)u->len, u->offset, (int)u->index);
 		else
@@ -112,9 +139,10 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 	return Q_QUEUED;
 }
 
-static int uring_commit(struct engine_ctx *ctx)
+/* Tell the kernel about the queued SQEs. */
+static int uring_submit(struct uring_data *ud)
 {
-	struct uring_data *ud = ctx->priv;
+	ud->unsubmitted = false;
 	for (;;) {
 		int ret = io_uring_submit(&ud->ring);
 		if (ret >= 0)
@@ -122,6 +150,16 @@ static int uring_commit(struct engine_ctx *ctx)
 		if (ret != -EINTR && ret != -EAGAIN)
 			return ret;
 	}
+}
+
+/* The worker reaps right after it commits (it waits for completions only through
+ * getevents), so the submission rides on that io_uring_enter: one system call submits
+ * and waits, instead of one each. With SQPOLL the kernel thread is woken at once. */
+static int uring_commit(struct engine_ctx *ctx)
+{
+	struct uring_data *ud = ctx->priv;
+	ud->unsubmitted = true;
+	return ud->sqpoll ? uring_submit(ud) : 0;
 }
 
 static unsigned uring_harvest(struct uring_data *ud, unsigned have, unsigned max)
@@ -145,14 +183,27 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 {
 	struct uring_data *ud = ctx->priv;
 	unsigned have = uring_harvest(ud, 0, max);
+	if (ud->unsubmitted && have >= min) { /* nothing to wait for: submit only */
+		int ret = uring_submit(ud);
+		if (ret < 0)
+			return ret;
+	}
 	while (have < min) {
 		struct io_uring_cqe *cqe;
 		int ret;
 		if (timeout) {
 			struct __kernel_timespec ts = { timeout->tv_sec, timeout->tv_nsec };
-			ret = io_uring_wait_cqes(&ud->ring, &cqe, min - have, &ts, NULL);
+			if (ud->unsubmitted) {
+				ud->unsubmitted = false;
+				ret = io_uring_submit_and_wait_timeout(&ud->ring, &cqe, min - have, &ts, NULL);
+			} else {
+				ret = io_uring_wait_cqes(&ud->ring, &cqe, min - have, &ts, NULL);
+			}
 			if (ret == -ETIME)
 				return (int)(have + uring_harvest(ud, have, max));
+		} else if (ud->unsubmitted) {
+			ud->unsubmitted = false;
+			ret = io_uring_submit_and_wait(&ud->ring, min - have);
 		} else {
 			ret = io_uring_wait_cqe_nr(&ud->ring, &cqe, min - have);
 		}
