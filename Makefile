@@ -85,7 +85,7 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: static mpi test-gluster all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
+.PHONY: static mpi bench test-gluster all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
 # Each flavour links in its own build folder; ./iobench is a copy of the last one built.
@@ -137,6 +137,12 @@ mpi:
 	@sh tests/deps.sh $(DEB_PKGS) openmpi-bin libopenmpi-dev
 	@$(MAKE) --no-print-directory MPI=1 SANITIZE=none build/mpi/iobench
 	$(Q)cmp -s build/mpi/iobench iobench-mpi || cp build/mpi/iobench iobench-mpi
+
+# `make bench`: iobench against fio 3.33 side by side (bench/bench.py: A B alternating,
+# 5 pairs, medians, ratios; about 5 minutes). See docs/performance.md.
+bench: test-deps
+	@$(MAKE) --no-print-directory all
+	@/usr/bin/python3 bench/bench.py $(BENCH_ARGS)
 
 # `make test-gluster`: a single-node GlusterFS volume (Debian's glusterfs-server) on a loop
 # xfs brick, FUSE-mounted in private namespaces; host-vs-pod read and file-operation jobs on

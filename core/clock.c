@@ -29,7 +29,7 @@ void tsc_calibrate(struct tsc_clock *c)
 	do { /* a busy window: sleeping would add the scheduler's noise to one end */
 		ns_b = clock_now_ns();
 		t_b = __rdtsc();
-	} while (ns_b - ns_a < 5 * NS_PER_MS);
+	} while (ns_b - ns_a < NS_PER_MS); /* 1 ms: a few tens of ppm, paid by every run */
 	if (t_b <= t_a)
 		return;
 	c->mult = (uint64_t)(((unsigned __int128)(ns_b - ns_a) << 32) / (t_b - t_a));

@@ -21,7 +21,7 @@ struct tsc_clock {
 	uint64_t mult; /* ns per tick << 32 */
 };
 
-/* Calibrate (about 5 ms); c->on stays false where the TSC is not invariant or not x86. */
+/* Calibrate (about 1 ms); c->on stays false where the TSC is not invariant or not x86. */
 void tsc_calibrate(struct tsc_clock *c);
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -160,6 +160,7 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	/* io_uring registers buffers and files unless told not to (fixedbufs=0, registerfiles=0). */
 	o->fixedbufs_auto = !last_given(lists, 3, "fixedbufs");
 	o->registerfiles_auto = !last_given(lists, 3, "registerfiles");
+	o->userspace_reap_auto = !last_given(lists, 3, "userspace_reap"); /* libaio: ring first */
 	if (o->gtod_reduce) /* as fio: no latencies, no bandwidth samples */
 		o->disable_lat = o->disable_clat = o->disable_slat = o->disable_bw = true;
 	return check_engine_options(lists, 3, o->ioengine, name);

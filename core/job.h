@@ -152,6 +152,7 @@ struct job_opts {
 	bool norandommap, end_fsync, fsync_on_close, invalidate, zero_buffers, refill_buffers;
 	bool scramble_buffers, exitall, exitall_on_error, readonly, fixedbufs, registerfiles;
 	bool fixedbufs_auto, registerfiles_auto; /* not given: io_uring uses them where it can */
+	bool userspace_reap_auto;
 	bool sqthread_poll, hipri, userspace_reap;
 	/* verify */
 	unsigned verify;           /* enum verify_type (core/checksum.h) */

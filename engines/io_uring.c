@@ -13,9 +13,7 @@ struct uring_data {
 	bool ring_ready;
 	struct io_unit **done;
 	struct iovec *iovs; /* one per unit: registered buffers and vectored commands */
-	bool sqpoll;
 	bool fixed, regfiles; /* buffers and files registered with the ring */
-	bool unsubmitted;   /* committed SQEs the kernel has not been told about yet */
 };
 
 static void uring_cleanup(struct engine_ctx *ctx)
@@ -54,7 +52,6 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_data *ud)
 		IORING_SETUP_COOP_TASKRUN,
 		0,
 	};
-	ud->sqpoll = (base & IORING_SETUP_SQPOLL) != 0;
 	int ret = -EINVAL;
 	for (size_t i = (base & IORING_SETUP_SQPOLL) ? 3 : 0; i < sizeof(extra) / sizeof(extra[0]) && ret == -EINVAL; i++) {
 		struct io_uring_params q = p;
@@ -142,7 +139,6 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 /* Tell the kernel about the queued SQEs. */
 static int uring_submit(struct uring_data *ud)
 {
-	ud->unsubmitted = false;
 	for (;;) {
 		int ret = io_uring_submit(&ud->ring);
 		if (ret >= 0)
@@ -152,14 +148,9 @@ static int uring_submit(struct uring_data *ud)
 	}
 }
 
-/* The worker reaps right after it commits (it waits for completions only through
- * getevents), so the submission rides on that io_uring_enter: one system call submits
- * and waits, instead of one each. With SQPOLL the kernel thread is woken at once. */
 static int uring_commit(struct engine_ctx *ctx)
 {
-	struct uring_data *ud = ctx->priv;
-	ud->unsubmitted = true;
-	return ud->sqpoll ? uring_submit(ud) : 0;
+	return uring_submit(ctx->priv);
 }
 
 static unsigned uring_harvest(struct uring_data *ud, unsigned have, unsigned max)
@@ -183,27 +174,14 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 {
 	struct uring_data *ud = ctx->priv;
 	unsigned have = uring_harvest(ud, 0, max);
-	if (ud->unsubmitted && have >= min) { /* nothing to wait for: submit only */
-		int ret = uring_submit(ud);
-		if (ret < 0)
-			return ret;
-	}
 	while (have < min) {
 		struct io_uring_cqe *cqe;
 		int ret;
 		if (timeout) {
 			struct __kernel_timespec ts = { timeout->tv_sec, timeout->tv_nsec };
-			if (ud->unsubmitted) {
-				ud->unsubmitted = false;
-				ret = io_uring_submit_and_wait_timeout(&ud->ring, &cqe, min - have, &ts, NULL);
-			} else {
-				ret = io_uring_wait_cqes(&ud->ring, &cqe, min - have, &ts, NULL);
-			}
+			ret = io_uring_wait_cqes(&ud->ring, &cqe, min - have, &ts, NULL);
 			if (ret == -ETIME)
 				return (int)(have + uring_harvest(ud, have, max));
-		} else if (ud->unsubmitted) {
-			ud->unsubmitted = false;
-			ret = io_uring_submit_and_wait(&ud->ring, min - have);
 		} else {
 			ret = io_uring_wait_cqe_nr(&ud->ring, &cqe, min - have);
 		}

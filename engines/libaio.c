@@ -68,9 +68,9 @@ static int libaio_queue(struct engine_ctx *ctx, struct io_unit *u)
 	return Q_QUEUED;
 }
 
-static int libaio_commit(struct engine_ctx *ctx)
+/* Hand the pending iocbs to the kernel, as few io_submit calls as it takes. */
+static int submit_pending(struct libaio_data *ld)
 {
-	struct libaio_data *ld = ctx->priv;
 	unsigned done = 0;
 	while (done < ld->nr_pending) {
 		int ret = io_submit(ld->ctx, (long)(ld->nr_pending - done), ld->pending + done);
@@ -86,6 +86,11 @@ static int libaio_commit(struct engine_ctx *ctx)
 	}
 	ld->nr_pending = 0;
 	return 0;
+}
+
+static int libaio_commit(struct engine_ctx *ctx)
+{
+	return submit_pending(ctx->priv);
 }
 
 /* The completion ring the kernel shares with user space (see linux/fs/aio.c). */
@@ -116,7 +121,9 @@ static int libaio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 {
 	struct libaio_data *ld = ctx->priv;
 	int ret = -1;
-	if (ctx->opts && ctx->opts->userspace_reap)
+	/* Completions already on the shared ring need no system call (userspace_reap; also the
+	 * default unless userspace_reap=0 is given). */
+	if (ctx->opts && (ctx->opts->userspace_reap || ctx->opts->userspace_reap_auto))
 		ret = user_reap(ld, max);
 	if (ret >= 0 && (unsigned)ret >= min && ret > 0)
 		goto got;
