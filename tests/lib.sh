@@ -26,3 +26,14 @@ within() {
 }
 # Milliseconds since the epoch.
 ms() { echo $(($(date +%s%N) / 1000000)); }
+# Build a make target of the project (SANITIZE=none: a sanitizer run of the suite must not
+# make it a sanitizer build). Prints ok, or not ok with the build's last lines; fails then.
+make_target() { # target, description
+	if (cd "$TOP" && make --no-print-directory "$1" SANITIZE=none) >"$T/make-$1.log" 2>&1; then
+		ok "$2"
+	else
+		notok "$2"
+		sed 's/^/#   /' "$T/make-$1.log" | tail -20
+		return 1
+	fi
+}

@@ -14,22 +14,10 @@ check "--merge: exit 0, nothing on stderr" sh -c "[ $? -eq 0 ] && [ ! -s err.txt
 check "client_stats: the 3 jobs with their hostnames, then All clients" \
 	sh -c "[ \"\$(jq -c '[.client_stats[] | .hostname // .jobname]' merged.json)\" = '[\"pod1\",\"pod2\",\"pod3\",\"All clients\"]' ]"
 check "All clients: io_bytes add up (28 MiB)" [ "$(jq '.client_stats[3].read.io_bytes' merged.json)" -eq $((28 << 20)) ]
-check "All clients: p99 is the p99 of the summed json+ bins" python3 - pod1.json pod2.json pod3.json merged.json <<'PY'
-import json, sys
-bins = {}
-for f in sys.argv[1:4]:
-    for k, v in json.load(open(f))['jobs'][0]['read']['clat_ns']['bins'].items():
-        bins[int(k)] = bins.get(int(k), 0) + v
-total, cum, p99 = sum(bins.values()), 0, None
-for k in sorted(bins):
-    cum += bins[k]
-    if cum >= 0.99 * total:
-        p99 = k
-        break
-got = json.load(open(sys.argv[4]))['client_stats'][3]['read']['clat_ns']['percentile']['99.000000']
-print('#   p99 from summed bins %d, reported %d' % (p99, got))
-sys.exit(0 if got == p99 else 1)
-PY
+p99=$(jq -s '[.[].jobs[0].read.clat_ns.bins]' pod1.json pod2.json pod3.json | python3 "$TOP/tests/bins_pct.py" 99)
+got=$(jq '.client_stats[3].read.clat_ns.percentile["99.000000"]' merged.json)
+echo "#   p99 from summed bins $p99, reported $got"
+check "All clients: p99 is the p99 of the summed json+ bins" [ "$got" -eq "$p99" ]
 if have fio; then
 	fio --name=m --ioengine=null --size=16m --rw=randread --output-format=json+ >fio1.json 2>/dev/null
 	"$IOBENCH" --merge fio1.json pod1.json >mixed.json

@@ -8,14 +8,7 @@ if [ "$(id -u)" != 0 ]; then
 	skip "static build" "needs root (apt-get source, deb-src entry)"
 	exit 0
 fi
-# SANITIZE=none: a sanitizer run of the suite must not make the static build a sanitizer one.
-if (cd "$TOP" && make --no-print-directory static SANITIZE=none) >make.log 2>&1; then
-	ok "make static"
-else
-	notok "make static"
-	sed 's/^/#   /' make.log | tail -20
-	exit 0
-fi
+make_target static "make static" || exit 0
 check "file says statically linked" sh -c "file '$TOP/iobench-static' | grep -q 'statically linked'"
 
 # The image's root: the binary, the jobs, /data; nothing else (no libc, no /etc, no shell).
