@@ -27,6 +27,22 @@ chroot --userspec=65532:65532 root /bin/iobench --name=img --filename=/data/f --
 check "sha256 verify-only (OpenSSL) in the empty root" sh -c "[ \$(jq '.jobs[0].error' img2.json) -eq 0 ] && [ ! -s img2.err ]"
 rm -f root/data/f
 
+# A pod's cpuset smaller than the machine: cpus_allowed outside it degrades to a note.
+CS=/sys/fs/cgroup/cpuset/iobench-test-$$
+if [ -f /sys/fs/cgroup/cpuset/cpuset.cpus ] && [ "$(nproc)" -ge 2 ] && mkdir "$CS" 2>/dev/null; then
+	echo 0 >"$CS/cpuset.cpus"
+	cat /sys/fs/cgroup/cpuset/cpuset.mems >"$CS/cpuset.mems"
+	sh -c "echo \$\$ > '$CS/tasks'; exec '$IOBENCH' --name=a --ioengine=null --size=1m --cpus_allowed=1 \
+		--output-format=normal,json" >aff.out 2>aff.err
+	rc=$?
+	rmdir "$CS"
+	check "cpus_allowed outside the cgroup's cpuset: exit 0, all the I/O, one note on stderr" \
+		sh -c "[ $rc -eq 0 ] && [ \$(sed -n '/^{/,/^}/p' aff.out | jq '.jobs[0].read.io_bytes') -eq 1048576 ] && [ \$(wc -l <aff.err) -eq 1 ] && grep -q 'cpus_allowed: outside this process.s CPU set' aff.err"
+	check "the header names the restricted CPU set" grep -q "^CPU set: 0 (1 of $(nproc) online CPUs)" aff.out
+else
+	skip "cpus_allowed outside a cpuset" "no cgroup v1 cpuset hierarchy or one CPU"
+fi
+
 if ! have losetup || ! have mkfs.ext4 || ! have setpriv || ! unshare -m -p -f --mount-proc true 2>/dev/null; then
 	skip "static binary in the pod sandbox" "needs losetup, mkfs.ext4, setpriv and unshare"
 	exit 0
