@@ -136,9 +136,9 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 	return Q_QUEUED;
 }
 
-/* Tell the kernel about the queued SQEs. */
-static int uring_submit(struct uring_data *ud)
+static int uring_commit(struct engine_ctx *ctx)
 {
+	struct uring_data *ud = ctx->priv;
 	for (;;) {
 		int ret = io_uring_submit(&ud->ring);
 		if (ret >= 0)
@@ -146,11 +146,6 @@ static int uring_submit(struct uring_data *ud)
 		if (ret != -EINTR && ret != -EAGAIN)
 			return ret;
 	}
-}
-
-static int uring_commit(struct engine_ctx *ctx)
-{
-	return uring_submit(ctx->priv);
 }
 
 static unsigned uring_harvest(struct uring_data *ud, unsigned have, unsigned max)

@@ -68,9 +68,9 @@ static int libaio_queue(struct engine_ctx *ctx, struct io_unit *u)
 	return Q_QUEUED;
 }
 
-/* Hand the pending iocbs to the kernel, as few io_submit calls as it takes. */
-static int submit_pending(struct libaio_data *ld)
+static int libaio_commit(struct engine_ctx *ctx)
 {
+	struct libaio_data *ld = ctx->priv;
 	unsigned done = 0;
 	while (done < ld->nr_pending) {
 		int ret = io_submit(ld->ctx, (long)(ld->nr_pending - done), ld->pending + done);
@@ -86,11 +86,6 @@ static int submit_pending(struct libaio_data *ld)
 	}
 	ld->nr_pending = 0;
 	return 0;
-}
-
-static int libaio_commit(struct engine_ctx *ctx)
-{
-	return submit_pending(ctx->priv);
 }
 
 /* The completion ring the kernel shares with user space (see linux/fs/aio.c). */
