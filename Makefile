@@ -119,7 +119,7 @@ static:
 	@sh tests/deps.sh $(DEB_PKGS) nasm dpkg-dev
 	@sh deploy/static-libs.sh $(STATIC_DEPS)
 	@$(MAKE) --no-print-directory STATIC=1 build/static/obj/iobench
-	$(Q)cmp -s build/static/obj/iobench iobench-static iobench-mpi || cp build/static/obj/iobench iobench-static
+	$(Q)cmp -s build/static/obj/iobench iobench-static || cp build/static/obj/iobench iobench-static
 	@file iobench-static
 
 # `make run`: the default profile, in the current directory, in fio's normal format.
