@@ -183,6 +183,6 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/iobench $(DESTDIR)$(PREFIX)/share/man/man1/iobench.1
 
 clean:
-	rm -rf build build-asan build-ubsan build-tsan build-fuzz iobench iobench-static
+	rm -rf build build-asan build-ubsan build-tsan build-fuzz iobench iobench-static iobench-mpi
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
