@@ -85,7 +85,7 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: static mpi bench test-gluster all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
+.PHONY: static mpi bench test-gluster test-image all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
 # Each flavour links in its own build folder; ./iobench is a copy of the last one built.
@@ -143,6 +143,12 @@ mpi:
 bench: test-deps
 	@$(MAKE) --no-print-directory all
 	@/usr/bin/python3 bench/bench.py $(BENCH_ARGS)
+
+# `make test-image`: the Dockerfile's build stage in a debootstrap'd Debian 12 chroot and its
+# final stage's files alone in an empty root, run as its USER (no container runtime here).
+test-image:
+	@sh tests/deps.sh debootstrap file git
+	@/usr/bin/python3 tests/image/run.py
 
 # `make test-gluster`: a single-node GlusterFS volume (Debian's glusterfs-server) on a loop
 # xfs brick, FUSE-mounted in private namespaces; host-vs-pod read and file-operation jobs on
