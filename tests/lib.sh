@@ -37,3 +37,24 @@ make_target() { # target, description
 		return 1
 	fi
 }
+# A pod sandbox's "PVC": an ext4 image of SIZE on a loop device, mounted at $T/host.
+# Prints a skip line naming WHAT and fails when the machine cannot (not root, no tools, no
+# loop device, no namespaces). Sets LOOP; pvc_cleanup unmounts and detaches it.
+pvc_setup() { # size, what
+	if [ "$(id -u)" != 0 ] || ! have losetup || ! have mkfs.ext4 || ! have setpriv ||
+		! unshare -m -p -f --mount-proc true 2>/dev/null; then
+		skip "$2" "needs root, losetup, mkfs.ext4, setpriv and unshare"
+		return 1
+	fi
+	truncate -s "$1" "$T/pvc.img"
+	LOOP=$(losetup -f --show "$T/pvc.img" 2>/dev/null)
+	if [ -z "$LOOP" ]; then
+		skip "$2" "no free loop device"
+		return 1
+	fi
+	mkfs.ext4 -q "$LOOP" && mkdir -p "$T/host" && mount "$LOOP" "$T/host"
+}
+pvc_cleanup() {
+	umount "$T/host" 2>/dev/null
+	[ -n "${LOOP:-}" ] && losetup -d "$LOOP" 2>/dev/null
+}

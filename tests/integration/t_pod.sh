@@ -4,21 +4,8 @@
 # bind-mounted at /mnt, and again on the host mount of the same filesystem.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
-if [ "$(id -u)" != 0 ] || ! have losetup || ! have mkfs.ext4 || ! have setpriv ||
-	! unshare -m -p -f --mount-proc true 2>/dev/null; then
-	skip "pod sandbox" "needs root, losetup, mkfs.ext4, setpriv and unshare"
-	exit 0
-fi
-truncate -s 160m pvc.img
-LOOP=$(losetup -f --show pvc.img 2>/dev/null)
-if [ -z "$LOOP" ]; then
-	skip "pod sandbox" "no free loop device"
-	exit 0
-fi
-trap 'umount "$T/host" 2>/dev/null; losetup -d "$LOOP" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
-mkfs.ext4 -q "$LOOP"
-mkdir host
-mount "$LOOP" host
+trap 'pvc_cleanup; rm -rf "$T"' EXIT INT TERM
+pvc_setup 160m "pod sandbox" || exit 0
 chmod 777 host
 job="--name=Sequ_Read_Testing --rw=read --bs=1m --size=64m --ioengine=libaio --iodepth=8 --direct=1"
 # shellcheck disable=SC2086

@@ -43,21 +43,9 @@ else
 	skip "cpus_allowed outside a cpuset" "no cgroup v1 cpuset hierarchy or one CPU"
 fi
 
-if ! have losetup || ! have mkfs.ext4 || ! have setpriv || ! unshare -m -p -f --mount-proc true 2>/dev/null; then
-	skip "static binary in the pod sandbox" "needs losetup, mkfs.ext4, setpriv and unshare"
-	exit 0
-fi
-truncate -s 96m pvc.img
-LOOP=$(losetup -f --show pvc.img 2>/dev/null)
-if [ -z "$LOOP" ]; then
-	skip "static binary in the pod sandbox" "no free loop device"
-	exit 0
-fi
 CG=""
-trap 'umount "$T/host" 2>/dev/null; losetup -d "$LOOP" 2>/dev/null; [ -n "$CG" ] && rmdir "$CG" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
-mkfs.ext4 -q "$LOOP"
-mkdir host
-mount "$LOOP" host
+trap 'pvc_cleanup; [ -n "$CG" ] && rmdir "$CG" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+pvc_setup 96m "static binary in the pod sandbox" || exit 0
 chown 65532:65532 host
 # A CPU quota of 1.5 CPUs, as a pod's limits give (cgroup v1 cpu controller or v2 cpu.max).
 quota=""
