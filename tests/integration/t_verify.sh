@@ -38,7 +38,9 @@ check "without verify_fatal both bad blocks are reported" [ "$(grep -c 'verify f
 
 "$IOBENCH" --name=v --rw=write --bs=4k --size=1m --filename="$T/p.dat" --verify=pattern \
 	--verify_pattern=0xdeadbeef --output-format=json >/dev/null
-corrupt p.dat 5000 1
+# One byte that surely differs from the pattern's (0xde 0xad 0xbe 0xef): a random byte would
+# equal it one time in 256.
+printf '\000' | dd of=p.dat bs=1 seek=5000 conv=notrunc 2>/dev/null
 "$IOBENCH" --name=v --rw=write --bs=4k --size=1m --filename="$T/p.dat" --verify=pattern \
 	--verify_pattern=0xdeadbeef --verify_only --output-format=json >/dev/null 2>p.err
 check "verify=pattern finds the changed byte (5000)" grep -q 'pattern mismatch at byte 5000' p.err
