@@ -49,6 +49,9 @@ struct engine_ctx {
 	const int *fds;      /* the clone's open files, known before init() */
 	unsigned nr_fds;
 	const struct job_opts *opts;
+	/* An engine that fails may say why, for the one line the core prints about it
+	 * ("io_uring is blocked here: ..."); empty when it has nothing to add. */
+	char why[256];
 };
 
 struct engine_ops {

@@ -512,8 +512,8 @@ int worker_run(struct worker *w)
 		goto out_close;
 	ret = engine_init(w->ops, &s.eng);
 	if (ret) {
-		fprintf(stderr, "iobench: job '%s': engine %s: cannot start: %s\n", o->name, w->ops->name,
-			strerror(-ret));
+		fprintf(stderr, "iobench: job '%s': engine %s: cannot start: %s%s%s\n", o->name, w->ops->name,
+			strerror(-ret), s.eng.why[0] ? ": " : "", s.eng.why);
 		goto out_close;
 	}
 	offsets_init(&s);
