@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <time.h>
 
 static inline uint64_t clock_now_ns(void)
@@ -54,6 +55,18 @@ static inline void clock_sleep_ns(uint64_t ns)
 	struct timespec ts = { (time_t)(ns / NS_PER_SEC), (long)(ns % NS_PER_SEC) };
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+/* Sleep until clock_now_ns() reaches end_ns or *stop is set, in naps of at most 50 ms, so a
+ * stop is seen within one. Returns false when stopped. */
+static inline bool clock_sleep_until(uint64_t end_ns, const atomic_bool *stop)
+{
+	for (uint64_t now = clock_now_ns(); now < end_ns; now = clock_now_ns()) {
+		if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+			return false;
+		clock_sleep_ns(end_ns - now < 50 * NS_PER_MS ? end_ns - now : 50 * NS_PER_MS);
+	}
+	return !stop || !atomic_load_explicit(stop, memory_order_relaxed);
 }
 
 #endif

@@ -38,6 +38,7 @@ enum engine_flags {
 	ENGINE_FILE_OP = 1 << 2,
 	ENGINE_NO_LAYOUT = 1 << 3, /* the files are not laid out first (the engine makes them) */
 	ENGINE_DIRS = 1 << 4,      /* the "files" are directories: laying out makes them */
+	ENGINE_CHANGES_FILES = 1 << 5, /* creates or removes the files themselves (filecreate...) */
 };
 
 struct engine_ctx {

@@ -64,6 +64,19 @@ int files_format_name(const char *fmt, const char *jobname, unsigned jobnum, uns
 	return 0;
 }
 
+const char *files_next_name(const char *list, char name[PATH_MAX])
+{
+	size_t n = 0;
+	for (; *list && *list != ':'; list++) {
+		if (list[0] == '\\' && list[1] == ':')
+			list++; /* "\:" is a colon of the name */
+		if (n + 1 < PATH_MAX)
+			name[n++] = *list;
+	}
+	name[n] = '\0';
+	return *list ? list + 1 : list;
+}
+
 static int add_file(struct file_plan *plan, const char *dir, const char *name)
 {
 	struct clone_file *f = realloc(plan->files, (plan->nfiles + 1) * sizeof(*f));
@@ -115,11 +128,12 @@ static int plan_names(const struct job_opts *o, unsigned clone, struct file_plan
 		return ret ? ret : plan->nfiles ? 0 : -ENOENT;
 	}
 	if (o->filename[0]) {
-		char buf[PATH_MAX];
-		snprintf(buf, sizeof(buf), "%s", o->filename);
-		char *save = NULL;
-		for (char *t = strtok_r(buf, ":", &save); t && !ret; t = strtok_r(NULL, ":", &save))
-			ret = add_file(plan, o->directory, t);
+		char name[PATH_MAX];
+		for (const char *p = o->filename; *p && !ret;) {
+			p = files_next_name(p, name);
+			if (name[0])
+				ret = add_file(plan, o->directory, name);
+		}
 	} else {
 		for (unsigned k = 0; k < o->nrfiles && !ret; k++) {
 			char name[PATH_MAX];

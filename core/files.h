@@ -27,6 +27,9 @@ struct file_plan {
  * one line and returns -errno on a problem (a missing file without a size, ...). */
 int files_plan(const struct job_opts *o, unsigned clone, bool no_file, struct file_plan *plan);
 void files_plan_free(struct file_plan *plan);
+/* filename=a:b\\:c: the next name of the list into name ("\\:" is a colon of a name, as in
+ * fio); returns where the one after it starts. */
+const char *files_next_name(const char *list, char name[PATH_MAX]);
 /* mkdir -p the directories above path (filename_format=a/b/$jobnum, as fio). */
 void files_make_parents(const char *path);
 

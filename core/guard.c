@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 /* What was found busy: the device itself or one below/above it, and how. */
 struct busy {
@@ -110,6 +112,19 @@ static bool busy_tree(const char *sysdir, struct busy *b, int depth)
 	return false;
 }
 
+/* A mount in another mount namespace (a container's) is not in our mount table, but the
+ * kernel holds the device exclusively: an O_EXCL open fails with EBUSY. Other failures
+ * (permissions) are left for the job's own open to report. */
+static bool exclusive_ok(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	return errno != EBUSY;
+}
+
 int guard_check_write(const char *path, char *why, size_t len)
 {
 	struct stat st;
@@ -121,6 +136,12 @@ int guard_check_write(const char *path, char *why, size_t len)
 	bool busy = realpath(link, sysdir) ? busy_tree(sysdir, &b, 0)
 					   : mounted(major(st.st_rdev), minor(st.st_rdev), &b) ||
 						     swap_active(st.st_rdev, &b);
+	if (!busy && !exclusive_ok(path)) {
+		snprintf(b.what, sizeof(b.what), "in use: the kernel refuses an exclusive open (mounted, perhaps in "
+						 "another mount namespace such as a container's, or held by device-mapper, RAID or "
+						 "another program)");
+		busy = true;
+	}
 	if (!busy)
 		return 0;
 	if (b.dev[0])

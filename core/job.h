@@ -204,4 +204,10 @@ static inline bool job_has_dir(const struct job_opts *o, enum ddir d)
 	return (o->rw & (1u << d)) != 0;
 }
 
+/* Does the job change data (write or trim)? verify_only jobs only read. */
+static inline bool job_writes(const struct job_opts *o)
+{
+	return !o->verify_only && (job_has_dir(o, DDIR_WRITE) || job_has_dir(o, DDIR_TRIM));
+}
+
 #endif

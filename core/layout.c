@@ -9,7 +9,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <libgen.h>
 #include <limits.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "core/engine.h"
@@ -34,8 +36,9 @@ int layout_target_size(const char *path, uint64_t *bytes)
 	return 0;
 }
 
-/* Write data from `from` up to `to` so that reads see real blocks. */
-static int fill_file(int fd, uint64_t from, uint64_t to)
+/* Write data from `from` up to `to` so that reads see real blocks. Looks at the stop flag
+ * between chunks: a signal ends a layout of any size at once (-EINTR). */
+static int fill_file(int fd, uint64_t from, uint64_t to, const atomic_bool *stop)
 {
 	char *buf = malloc(LAYOUT_CHUNK);
 	if (!buf)
@@ -47,6 +50,10 @@ static int fill_file(int fd, uint64_t from, uint64_t to)
 	}
 	int ret = 0;
 	for (uint64_t off = from; off < to;) {
+		if (atomic_load_explicit(stop, memory_order_relaxed)) {
+			ret = -EINTR;
+			break;
+		}
 		size_t n = to - off < LAYOUT_CHUNK ? (size_t)(to - off) : LAYOUT_CHUNK;
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 		if (w < 0 && errno == EINTR)
@@ -98,10 +105,22 @@ static bool seen_before(const struct run_ctx *rc, unsigned g, size_t ci, unsigne
 	return false;
 }
 
-static int extend(const struct job_opts *o, int fd, uint64_t have, uint64_t need, bool reads)
+/* What laying out one path needs to know. */
+struct layout_req {
+	const struct job *job;
+	const char *path;
+	uint64_t need;         /* bytes the file must have */
+	bool reads;            /* a job of the group reads it: real data, not a hole */
+	bool readonly;         /* --readonly or readonly=1: nothing may be created or grown */
+	const atomic_bool *stop;
+};
+
+static int extend(const struct layout_req *r, int fd, uint64_t have)
 {
-	if (reads)
-		return fill_file(fd, have, need);
+	const struct job_opts *o = &r->job->o;
+	uint64_t need = r->need;
+	if (r->reads)
+		return fill_file(fd, have, need, r->stop);
 	int ret = 0;
 	switch (o->fallocate) {
 	case FALLOC_NATIVE:
@@ -124,51 +143,117 @@ static int extend(const struct job_opts *o, int fd, uint64_t have, uint64_t need
 	return ret;
 }
 
+/* Does laying out this file take disk space (data, or allocated blocks)? */
+static bool takes_space(const struct layout_req *r)
+{
+	unsigned fa = r->job->o.fallocate;
+	return r->reads || fa == FALLOC_NATIVE || fa == FALLOC_POSIX || fa == FALLOC_KEEP;
+}
+
+/* Refuse a layout the filesystem has no room for, before writing anything. */
+static int check_space(const struct layout_req *r, uint64_t have)
+{
+	char dir[PATH_MAX];
+	struct statvfs vfs;
+	if (!takes_space(r) || r->need <= have)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", r->path);
+	if (statvfs(dirname(dir), &vfs) < 0)
+		return 0; /* the open will say what is wrong */
+	uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize, add = r->need - have;
+	if (add <= avail)
+		return 0;
+	fprintf(stderr, "iobench: job '%s': cannot lay out '%s': it needs %llu more bytes (%llu MiB) and its "
+			"filesystem has %llu bytes (%llu MiB) free\n", r->job->o.name, r->path, (unsigned long long)add,
+		(unsigned long long)(add >> 20), (unsigned long long)avail, (unsigned long long)(avail >> 20));
+	return -ENOSPC;
+}
+
 /* dirstat, dirdelete: the "files" are directories, made with their parents. */
-static int layout_dir(const struct job *job, const char *path)
+static int layout_dir(const struct layout_req *r)
 {
 	struct stat st;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+	if (stat(r->path, &st) == 0 && S_ISDIR(st.st_mode))
 		return 0;
-	files_make_parents(path);
-	if (mkdir(path, 0755) == 0 || errno == EEXIST)
+	if (r->readonly) {
+		fprintf(stderr, "iobench: job '%s': refusing to create directory '%s': --readonly\n", r->job->o.name,
+			r->path);
+		return -EROFS;
+	}
+	files_make_parents(r->path);
+	if (mkdir(r->path, 0755) == 0 || errno == EEXIST)
 		return 0;
 	int err = -errno;
-	fprintf(stderr, "iobench: job '%s': cannot create directory '%s': %s\n", job->o.name, path,
+	fprintf(stderr, "iobench: job '%s': cannot create directory '%s': %s\n", r->job->o.name, r->path,
 		strerror(-err));
 	return err;
 }
 
-static int layout_one(const struct job *job, const char *path, uint64_t need, bool reads)
+/* May this file be created or grown? 1 yes, 0 nothing to do, -errno no (after a line). */
+static int may_lay_out(const struct layout_req *r, const struct stat *st, bool exists)
 {
-	const struct job_opts *o = &job->o;
-	struct stat st;
-	if (engine_find(o->ioengine)->flags & ENGINE_DIRS)
-		return layout_dir(job, path);
-	bool exists = stat(path, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode))
+	const struct job_opts *o = &r->job->o;
+	if (exists && (!S_ISREG(st->st_mode) || (uint64_t)st->st_size >= r->need))
 		return 0; /* devices and the like are used as they are */
-	if (exists && (uint64_t)st.st_size >= need)
-		return 0;
+	if (o->verify_only) {
+		fprintf(stderr, "iobench: job '%s': verify_only: '%s' %s; nothing was written to verify\n", o->name,
+			r->path, exists ? "is shorter than the region" : "does not exist");
+		return exists ? -EINVAL : -ENOENT;
+	}
+	if (r->readonly) {
+		if (exists)
+			fprintf(stderr, "iobench: job '%s': refusing to extend '%s' from %llu to %llu bytes: --readonly\n",
+				o->name, r->path, (unsigned long long)st->st_size, (unsigned long long)r->need);
+		else
+			fprintf(stderr, "iobench: job '%s': refusing to create '%s': --readonly\n", o->name, r->path);
+		return -EROFS;
+	}
 	if (!exists && !o->allow_file_create) {
-		fprintf(stderr, "iobench: job '%s': '%s' does not exist and allow_file_create=0\n", o->name, path);
+		fprintf(stderr, "iobench: job '%s': '%s' does not exist and allow_file_create=0\n", o->name, r->path);
 		return -ENOENT;
 	}
-	if (!exists && o->create_on_open && !reads)
+	if (!exists && o->create_on_open && !r->reads)
 		return 0; /* created by the job when it opens it */
-	files_make_parents(path);
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	return 1;
+}
+
+static int layout_one(const struct layout_req *r)
+{
+	const struct job_opts *o = &r->job->o;
+	struct stat st;
+	if (engine_find(o->ioengine)->flags & ENGINE_DIRS)
+		return layout_dir(r);
+	bool exists = stat(r->path, &st) == 0;
+	uint64_t have = exists ? (uint64_t)st.st_size : 0;
+	int ret = may_lay_out(r, &st, exists);
+	if (ret <= 0)
+		return ret;
+	ret = check_space(r, have);
+	if (ret)
+		return ret;
+	files_make_parents(r->path);
+	int fd = open(r->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		int err = -errno;
-		fprintf(stderr, "iobench: job '%s': cannot create '%s': %s\n", o->name, path, strerror(-err));
+		fprintf(stderr, "iobench: job '%s': cannot create '%s': %s\n", o->name, r->path, strerror(-err));
 		return err;
 	}
-	int ret = extend(o, fd, exists ? (uint64_t)st.st_size : 0, need, reads);
+	ret = extend(r, fd, have);
+	if (ret) { /* undo: a partial layout is removed, or the file cut back to its old size */
+		if (!exists)
+			unlink(r->path);
+		else if (ftruncate(fd, (off_t)have) < 0)
+			fprintf(stderr, "iobench: job '%s': cannot cut '%s' back to %llu bytes: %s\n", o->name, r->path,
+				(unsigned long long)have, strerror(errno));
+	}
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
-	if (ret)
-		fprintf(stderr, "iobench: job '%s': cannot lay out '%s' (%llu bytes): %s\n", o->name, path,
-			(unsigned long long)need, strerror(-ret));
+	if (ret == -EINTR)
+		fprintf(stderr, "iobench: job '%s': laying out '%s' stopped; %s\n", o->name, r->path,
+			exists ? "the file is back to its old size" : "the partial file is removed");
+	else if (ret)
+		fprintf(stderr, "iobench: job '%s': cannot lay out '%s' (%llu bytes): %s\n", o->name, r->path,
+			(unsigned long long)r->need, strerror(-ret));
 	return ret;
 }
 
@@ -188,30 +273,63 @@ static unsigned short_files(const struct clone_result *c, bool dirs, uint64_t *b
 	return n;
 }
 
+/* A file failed: every clone of group g that uses it fails with that errno. */
+static void fail_users(struct run_ctx *rc, unsigned g, const char *path, int err)
+{
+	for (size_t i = 0; i < rc->nclones; i++) {
+		struct clone_result *c = &rc->clones[i];
+		if (rc->cfg->jobs[c->job].groupid != g || c->err)
+			continue;
+		for (unsigned k = 0; k < c->plan.nfiles; k++)
+			if (!strcmp(c->plan.files[k].path, path)) {
+				c->err = err;
+				break;
+			}
+	}
+}
+
+/* Lay out one clone's files (those no earlier clone of the group named). */
+static int layout_clone(struct run_ctx *rc, unsigned g, size_t ci)
+{
+	const struct clone_result *c = &rc->clones[ci];
+	const struct job *job = &rc->cfg->jobs[c->job];
+	int first = 0;
+	for (unsigned k = 0; k < c->plan.nfiles; k++) {
+		const char *path = c->plan.files[k].path;
+		if (seen_before(rc, g, ci, k, path))
+			continue;
+		struct layout_req r = { job, path, 0, false, rc->cfg->readonly || job->o.readonly, &rc->stop };
+		r.need = path_need(rc, g, path, &r.reads);
+		int ret = layout_one(&r);
+		if (ret == -EINTR)
+			return ret;
+		if (ret) {
+			fail_users(rc, g, path, ret);
+			first = first ? first : ret;
+		}
+	}
+	return first;
+}
+
 int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
 {
+	int first = 0;
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
 		unsigned eflags = engine_find(job->o.ioengine)->flags;
-		if (job->groupid != g || (eflags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
+		if (job->groupid != g || (eflags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)) || c->err)
 			continue;
 		uint64_t bytes;
-		unsigned n = short_files(c, eflags & ENGINE_DIRS, &bytes);
-		if (n && notes)
+		unsigned n = job->o.verify_only ? 0 : short_files(c, eflags & ENGINE_DIRS, &bytes);
+		if (n && notes && !(rc->cfg->readonly || job->o.readonly))
 			fprintf(notes, "%s: Laying out IO file%s (%u file%s / %s%lluMiB)\n", job->o.name,
 				n > 1 ? "s" : "", n, n > 1 ? "s" : "", n > 1 ? "total " : "",
 				(unsigned long long)(bytes >> 20));
-		for (unsigned k = 0; k < c->plan.nfiles; k++) {
-			const char *path = c->plan.files[k].path;
-			if (seen_before(rc, g, i, k, path))
-				continue;
-			bool reads;
-			uint64_t need = path_need(rc, g, path, &reads);
-			int ret = layout_one(job, path, need, reads);
-			if (ret)
-				return ret;
-		}
+		int ret = layout_clone(rc, g, i);
+		if (ret == -EINTR)
+			return ret;
+		first = first ? first : ret;
 	}
-	return 0;
+	return first;
 }

@@ -1,5 +1,6 @@
 /* iobench: parse, prepare, run, report. Only main() exits. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "core/cli.h"
 #include "core/options.h"
+#include "core/outfile.h"
 #include "core/run.h"
 #include "core/signals.h"
 #include "report/report.h"
@@ -121,19 +123,21 @@ static void collect_point(struct sweep_collect *col, const struct sweep_point *s
 	p->series[s].iops[x] = iops;
 }
 
-static void write_plot(const char *path, const struct sweep_plot *sp, const struct run_ctx *rc)
+/* --plot: written beside its place and renamed in when complete. 0, or 1 after a line. */
+static int write_plot(const char *path, const struct sweep_plot *sp, const struct run_ctx *rc)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "iobench: --plot: cannot write '%s': %s\n", path, strerror(errno));
-		return;
+	struct outfile of;
+	int ret = outfile_open(&of, path);
+	if (!ret) {
+		if (sp)
+			plot_sweep_svg(of.f, sp);
+		else
+			plot_percentiles_svg(of.f, rc);
+		ret = outfile_close(&of, true);
 	}
-	if (sp)
-		plot_sweep_svg(f, sp);
-	else
-		plot_percentiles_svg(f, rc);
-	if (fclose(f))
-		fprintf(stderr, "iobench: --plot: cannot write '%s': %s\n", path, strerror(errno));
+	if (ret)
+		fprintf(stderr, "iobench: --plot: cannot write '%s': %s\n", path, strerror(-ret));
+	return ret ? 1 : 0;
 }
 
 /* Put the swept values on every job: they beat the jobs' own values. */
@@ -156,7 +160,7 @@ static void sweep_label(char *buf, size_t len, const struct run_cfg *cfg, const 
 
 /* Prepare, run and report one configuration. Returns the exit status it deserves. */
 static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp, int *signal_out,
-		    const char *cmdline)
+		    const char *cmdline, bool *reported)
 {
 	struct run_ctx rc = { 0 };
 	struct signal_watch sw = { 0 };
@@ -170,7 +174,7 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 		status = 0;
 		goto out;
 	}
-	if (signals_start(&sw, &rc.stop, &rc.interrupted))
+	if (signals_start(&sw, &rc.stop, &rc.interrupted, &rc.status_request))
 		fprintf(stderr, "iobench: cannot watch signals; Ctrl-C will not print results\n");
 	char label[512] = "";
 	if (sp) {
@@ -189,7 +193,7 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 	rc.eta_cb = eta_line;
 	rc.cb_arg = &mo;
 	int run_err = run_execute(&rc, normal ? out : NULL);
-	signals_stop(&sw);
+	signals_reporting(&sw);
 	if (mo.eta_shown)
 		fprintf(stderr, "\n");
 	if (run_summarize(&rc)) {
@@ -207,6 +211,7 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 		goto out;
 	}
 	int rep_err = 0;
+	*reported = true;
 	if (sp && sp->col) {
 		collect_point(sp->col, sp, &rc);
 		if (sp->col->csvf)
@@ -214,7 +219,7 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 					 (const char *const *)cfg->sweep_names, sp->values);
 	}
 	if (!sp && cfg->plot_path)
-		write_plot(cfg->plot_path, NULL, &rc);
+		rep_err |= write_plot(cfg->plot_path, NULL, &rc);
 	if (cfg->formats == FMT_HTML) {
 		if (!sp) { /* a sweep's page comes at its end */
 			html_begin(out, cmdline);
@@ -226,16 +231,15 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 		for (unsigned k = 0; k < cfg->nsweeps; k++)
 			fprintf(out, "%s \"%s\" : \"%s\"", k ? "," : "", cfg->sweeps[k].name, sp->values[k]);
 		fprintf(out, " },\n      \"result\" : ");
-		rep_err = report_json(out, &rc, (cfg->formats & FMT_JSON_PLUS) != 0);
+		rep_err |= report_json(out, &rc, (cfg->formats & FMT_JSON_PLUS) != 0);
 		fprintf(out, "    }");
 	} else if (sp && (cfg->formats & FMT_CSV)) {
 		report_csv_sweep(out, &rc, sp->index == 0, cfg->nsweeps, (const char *const *)cfg->sweep_names,
 				 sp->values);
-		rep_err = 0;
 		if (normal)
 			report_normal(out, &rc);
 	} else {
-		rep_err = report_all(out, &rc);
+		rep_err |= report_all(out, &rc);
 	}
 	/* Exit status: 0 all done; 1 an error (bad input, I/O error, a job failed);
 	 * 128 + N when signal N stopped the run (results so far are printed). */
@@ -243,12 +247,14 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 	*signal_out = sig;
 	status = sig ? 128 + sig : run_err || rep_err ? 1 : 0;
 out:
+	signals_stop(&sw);
 	run_ctx_free(&rc);
 	return status;
 }
 
 /* --sweep: every combination, the first --sweep outermost; each a complete run. */
-static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *out, const char *cmdline)
+static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *out, const char *cmdline,
+		     bool *reported)
 {
 	struct sweep_collect *col = calloc(1, sizeof(*col));
 	if (!col)
@@ -278,7 +284,7 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *o
 				sp.values[k] = first->sweeps[k].values[rest % first->sweeps[k].nvalues];
 				rest /= first->sweeps[k].nvalues;
 			}
-			int sig = 0, st = run_once(&cfg, out, &sp, &sig, cmdline);
+			int sig = 0, st = run_once(&cfg, out, &sp, &sig, cmdline, reported);
 			run_cfg_free(&cfg);
 			if (st > worst)
 				worst = st;
@@ -290,8 +296,8 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *o
 	}
 	if (col->csvf)
 		fclose(col->csvf);
-	if (first->plot_path && col->plot.ns)
-		write_plot(first->plot_path, &col->plot, NULL);
+	if (first->plot_path && col->plot.ns && write_plot(first->plot_path, &col->plot, NULL) && !worst)
+		worst = 1;
 	if (first->formats == FMT_HTML && col->plot.ns) {
 		html_begin(out, cmdline);
 		html_sweep(out, &col->plot, col->csv);
@@ -302,12 +308,96 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *o
 	return worst;
 }
 
+/* Descriptors 0-2 that are closed get /dev/null, so no file opened later takes their
+ * place (and a report meant for stdout never lands in a job's file). Returns whether
+ * stdout was closed. */
+static bool claim_std_fds(void)
+{
+	bool out_closed = false;
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		out_closed |= fd == STDOUT_FILENO;
+		int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (n >= 0 && n != fd) {
+			dup2(n, fd);
+			close(n);
+		}
+	}
+	return out_closed;
+}
+
+/* Where the report goes: --output (written aside, renamed in when complete), stdout, or
+ * /dev/null on the ranks of a cluster run other than 0. 0, or 1 after a line. */
+static int open_report(struct run_cfg *cfg, struct outfile *of, bool stdout_closed)
+{
+	int ret;
+	const char *what = cfg->output_path;
+	if (cluster_rank(cfg->cluster) != 0) {
+		cfg->output_path = NULL;
+		what = "/dev/null";
+		ret = outfile_open(of, what);
+	} else if (cfg->output_path && !cfg->parse_only) {
+		ret = outfile_open(of, cfg->output_path);
+	} else {
+		if (stdout_closed && !cfg->parse_only) {
+			fprintf(stderr, "iobench: stdout is closed: nowhere to write the report (--output=FILE)\n");
+			return 1;
+		}
+		what = "stdout";
+		ret = outfile_open_fd(of, STDOUT_FILENO);
+	}
+	if (ret)
+		fprintf(stderr, "iobench: --output: cannot open '%s': %s\n", what, strerror(-ret));
+	return ret ? 1 : 0;
+}
+
+/* The report's end: kept (renamed into place) when one was written, and every byte of it
+ * checked. Returns the exit status. */
+static int close_report(const struct run_cfg *cfg, struct outfile *of, bool reported, int status)
+{
+	int ret = outfile_close(of, reported);
+	if (!ret || !reported)
+		return status;
+	fprintf(stderr, "iobench: %s%s%s: cannot write the report: %s\n", of->path ? "--output: '" : "stdout",
+		of->path ? of->path : "", of->path ? "'" : "", strerror(-ret));
+	return status ? status : 1;
+}
+
+/* --merge, --compare, --showcmd: no run. Returns the exit status, or -1 to go on. */
+static int other_modes(struct run_cfg *cfg)
+{
+	if (cfg->nmerge)
+		return report_merge(stdout, cfg->merge, cfg->nmerge) ? 1 : 0;
+	if (cfg->compare[0]) { /* exit 0: fine, 2: a regression past the threshold, 1: bad input */
+		int r = report_compare(stdout, cfg->compare[0], cfg->compare[1],
+				       (cfg->formats & (FMT_JSON | FMT_JSON_PLUS)) != 0, cfg->compare_threshold);
+		return r < 0 ? 1 : r ? 2 : 0;
+	}
+	if (cfg->showcmd) {
+		cli_print_showcmd(stdout, cfg);
+		return 0;
+	}
+	if (!cfg->njobs) {
+		fprintf(stderr, "iobench: no jobs given (see iobench --help)\n");
+		return 1;
+	}
+	const struct cluster *cl = cfg->cluster;
+	if (cl && cl->size > 1 && cfg->nsweeps) {
+		if (cl->rank == 0)
+			fprintf(stderr, "iobench: --sweep does not run under MPI; run one job per mpirun\n");
+		return 1;
+	}
+	return -1;
+}
+
 static int iobench_main(int argc, char **argv, const struct cluster *cl)
 {
 	struct run_cfg cfg = { 0 };
-	FILE *out = stdout;
 	int status = 1;
 
+	bool stdout_closed = claim_std_fds();
+	signals_init();
 	cfg.cluster = cl;
 	/* Jobs with many files (nrfiles, opendir) open them all: allow what the hard limit allows. */
 	struct rlimit nofile;
@@ -320,60 +410,32 @@ static int iobench_main(int argc, char **argv, const struct cluster *cl)
 		status = cr == CLI_EXIT_OK ? 0 : 1;
 		goto out_cfg;
 	}
-	if (cfg.nmerge) {
-		status = report_merge(stdout, cfg.merge, cfg.nmerge) ? 1 : 0;
+	status = other_modes(&cfg);
+	if (status >= 0)
 		goto out_cfg;
-	}
-	if (cfg.compare[0]) { /* exit 0: fine, 2: a regression past the threshold, 1: bad input */
-		int r = report_compare(stdout, cfg.compare[0], cfg.compare[1],
-				       (cfg.formats & (FMT_JSON | FMT_JSON_PLUS)) != 0, cfg.compare_threshold);
-		status = r < 0 ? 1 : r ? 2 : 0;
-		goto out_cfg;
-	}
-	if (cfg.showcmd) {
-		cli_print_showcmd(stdout, &cfg);
-		status = 0;
-		goto out_cfg;
-	}
-	if (!cfg.njobs) {
-		fprintf(stderr, "iobench: no jobs given (see iobench --help)\n");
-		goto out_cfg;
-	}
 	/* --output=FILE.html without --output-format: the HTML page. */
 	size_t olen = cfg.output_path ? strlen(cfg.output_path) : 0;
 	if (olen > 5 && !strcmp(cfg.output_path + olen - 5, ".html") && !cfg.formats_given)
 		cfg.formats = FMT_HTML;
-	if (cl && cl->size > 1 && cfg.nsweeps) {
-		if (cl->rank == 0)
-			fprintf(stderr, "iobench: --sweep does not run under MPI; run one job per mpirun\n");
+	struct outfile of;
+	status = open_report(&cfg, &of, stdout_closed);
+	if (status)
 		goto out_cfg;
-	}
-	if (cluster_rank(cl) != 0) { /* only rank 0 writes results */
-		cfg.output_path = NULL;
-		out = fopen("/dev/null", "w");
-		if (!out)
-			goto out_cfg;
-	} else if (cfg.output_path && !cfg.parse_only) {
-		out = fopen(cfg.output_path, "w");
-		if (!out) {
-			fprintf(stderr, "iobench: --output: cannot open '%s': %s\n", cfg.output_path,
-				strerror(errno));
-			goto out_cfg;
-		}
-	}
 	char *cmdline = command_line(argc, argv);
+	bool reported = false;
 	if (cfg.nsweeps && !cfg.parse_only) {
-		status = run_sweep(argc, argv, &cfg, out, cmdline);
+		status = run_sweep(argc, argv, &cfg, of.f, cmdline, &reported);
 	} else {
 		int sig;
-		status = run_once(&cfg, out, NULL, &sig, cmdline);
+		status = run_once(&cfg, of.f, NULL, &sig, cmdline, &reported);
 	}
 	free(cmdline);
-	if (out != stdout && fclose(out) && !status) {
-		fprintf(stderr, "iobench: --output: %s\n", strerror(errno));
+	status = close_report(&cfg, &of, reported, status);
+out_cfg:
+	if (fflush(stdout) == EOF && !status) { /* --merge, --compare, --help... */
+		fprintf(stderr, "iobench: stdout: %s\n", strerror(errno));
 		status = 1;
 	}
-out_cfg:
 	run_cfg_free(&cfg);
 	return status;
 }

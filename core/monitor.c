@@ -1,5 +1,6 @@
 /* The monitor: while a group runs, the main thread shows progress (the ETA line) and,
  * with --status-interval, reports built from the clones' published copies. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,19 +73,40 @@ void run_progress_get(struct run_ctx *rc, struct run_progress *p)
 	rc->last_eta_ns = now;
 }
 
+int run_status_snapshots(struct run_ctx *rc)
+{
+	for (size_t i = 0; i < rc->nclones; i++) {
+		struct clone_result *c = &rc->clones[i];
+		if (atomic_load(&c->progress.snap))
+			continue;
+		if (!c->status_copy && !(c->status_copy = calloc(1, sizeof(*c->status_copy))))
+			return -ENOMEM;
+		struct thread_stats *snap = calloc(1, sizeof(*snap));
+		if (!snap)
+			return -ENOMEM;
+		atomic_store_explicit(&c->progress.snap, snap, memory_order_release);
+	}
+	return 0;
+}
+
 void run_use_snapshots(struct run_ctx *rc, bool on)
 {
 	for (size_t i = 0; i < rc->nclones; i++) {
 		struct clone_result *c = &rc->clones[i];
-		if (!c->progress.snap || !c->status_copy)
+		struct thread_stats *snap = atomic_load(&c->progress.snap);
+		/* A finished clone's own stats are final: the report reads them as they are. */
+		if (on && (!snap || !c->status_copy || atomic_load(&c->progress.state) == CLONE_DONE))
+			continue;
+		if (!on && !c->status_swapped)
 			continue;
 		if (on) { /* copy under the lock, so a worker never waits on the printer */
 			pthread_mutex_lock(&c->progress.lock);
-			memcpy(c->status_copy, c->progress.snap, sizeof(*c->status_copy));
+			memcpy(c->status_copy, snap, sizeof(*c->status_copy));
 			pthread_mutex_unlock(&c->progress.lock);
 		}
 		struct thread_stats *t = c->ts; /* the report reads c->ts */
 		c->ts = c->status_copy;
 		c->status_copy = t;
+		c->status_swapped = on;
 	}
 }

@@ -58,6 +58,13 @@ bool pace_think_due(struct wstate *s)
 	return ++s->think_count % (o->thinktime_blocks ? o->thinktime_blocks : 1) == 0;
 }
 
+uint64_t pace_bound(const struct wstate *s, uint64_t wait_ns)
+{
+	if (s->deadline_ns)
+		wait_ns = s->now < s->deadline_ns ? (wait_ns < s->deadline_ns - s->now ? wait_ns : s->deadline_ns - s->now) : 0;
+	return wait_ns < PACE_NAP_NS ? wait_ns : PACE_NAP_NS;
+}
+
 void pace_think(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
@@ -65,10 +72,13 @@ void pace_think(struct wstate *s)
 	uint64_t start = clock_fast_ns(s->clk);
 	if (spin > total)
 		spin = total;
-	while (clock_fast_ns(s->clk) - start < spin)
-		;
-	if (total > spin)
-		clock_sleep_ns(total - spin);
+	/* Spinning and sleeping both end when the job is stopped or its runtime is over. */
+	uint64_t end = s->deadline_ns && s->deadline_ns < start + total ? s->deadline_ns : start + total;
+	uint64_t spin_end = start + spin < end ? start + spin : end;
+	for (uint64_t i = 0; clock_fast_ns(s->clk) < spin_end; i++)
+		if (!(i & 1023) && atomic_load_explicit(s->w->stop, memory_order_relaxed))
+			break;
+	clock_sleep_until(end, s->w->stop);
 	s->now = clock_fast_ns(s->clk);
 	/* Time spent thinking does not count against the rate schedule. */
 	for (int d = 0; d < DDIR_NR; d++)

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/outfile.h"
+
 static int append(struct perflog *l, const struct log_entry *e)
 {
 	if (!l->tail || l->tail->n == sizeof(l->tail->e) / sizeof(l->tail->e[0])) {
@@ -131,9 +133,11 @@ int perflogs_tick(struct perflogs *pl, uint64_t t_ms, const struct hist *const c
 
 static int write_log(const struct perflog *l, const char *path, bool with_offset)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -errno;
+	struct outfile of;
+	int ret = outfile_open(&of, path);
+	if (ret)
+		return ret;
+	FILE *f = of.f;
 	for (const struct log_chunk *c = l->head; c; c = c->next)
 		for (unsigned i = 0; i < c->n; i++) {
 			const struct log_entry *e = &c->e[i];
@@ -144,21 +148,23 @@ static int write_log(const struct perflog *l, const char *path, bool with_offset
 				fprintf(f, "%llu, %llu, %u, %u, 0\n", (unsigned long long)e->t_ms,
 					(unsigned long long)e->value, e->ddir, e->bs);
 		}
-	return fclose(f) ? -errno : 0;
+	return outfile_close(&of, true);
 }
 
 static int write_hist(const struct perflogs *pl, const char *path)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -errno;
+	struct outfile of;
+	int ret = outfile_open(&of, path);
+	if (ret)
+		return ret;
+	FILE *f = of.f;
 	for (const struct hist_log_entry *e = pl->hist_head; e; e = e->next) {
 		fprintf(f, "%llu, %u, %u", (unsigned long long)e->t_ms, e->ddir, e->bs);
 		for (unsigned i = 0; i < HIST_NR; i++)
 			fprintf(f, ", %llu", (unsigned long long)e->counts[i]);
 		fprintf(f, "\n");
 	}
-	return fclose(f) ? -errno : 0;
+	return outfile_close(&of, true);
 }
 
 static void log_path(char *out, size_t len, const char *prefix, const char *jobname, const char *kind,

@@ -49,7 +49,7 @@ void run_ctx_free(struct run_ctx *rc)
 	for (size_t i = 0; i < rc->nclones; i++) {
 		struct clone_result *c = &rc->clones[i];
 		free(c->ts);
-		free(c->progress.snap);
+		free(atomic_load(&c->progress.snap));
 		free(c->status_copy);
 		pthread_mutex_destroy(&c->progress.lock);
 		files_plan_free(&c->plan);
@@ -93,9 +93,18 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			o->unsupported);
 		return -ENOTSUP;
 	}
-	if ((cfg->readonly || o->readonly) && job_has_dir(o, DDIR_WRITE)) {
-		fprintf(stderr, "iobench: job '%s': rw=%s writes, and --readonly is set\n", o->name, o->rw_text);
-		return -EROFS;
+	if (cfg->readonly || o->readonly) { /* nothing is created, written, grown or removed */
+		char what[128] = "";
+		if (job_writes(o))
+			snprintf(what, sizeof(what), "rw=%s writes", o->rw_text);
+		else if (ops->flags & ENGINE_CHANGES_FILES)
+			snprintf(what, sizeof(what), "ioengine=%s creates or removes files", ops->name);
+		else if (o->unlink)
+			snprintf(what, sizeof(what), "unlink=1 removes the job's files");
+		if (what[0]) {
+			fprintf(stderr, "iobench: job '%s': %s, and --readonly is set\n", o->name, what);
+			return -EROFS;
+		}
 	}
 	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only)
 		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1\n",
@@ -106,7 +115,7 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 /* Nothing is written where the user did not ask: mounted devices, swap. */
 static int guard_files(const struct job_opts *o, const struct file_plan *plan, bool no_file)
 {
-	if (no_file || o->allow_mounted_write || !(job_has_dir(o, DDIR_WRITE) || job_has_dir(o, DDIR_TRIM)))
+	if (no_file || o->allow_mounted_write || !job_writes(o))
 		return 0;
 	for (unsigned i = 0; i < plan->nfiles; i++) {
 		char why[PATH_MAX + 128];
@@ -119,23 +128,63 @@ static int guard_files(const struct job_opts *o, const struct file_plan *plan, b
 	return 0;
 }
 
-/* wait_for=NAME: the index of the job of that name in the same group, or -1. */
+/* wait_for=NAME: the index of the job of that name defined before this one, or -1. As in
+ * fio, only an earlier job can be waited for: no cycles, and never a job of a later group
+ * (which would wait for this group to end: a deadlock). */
 static long find_waitee(const struct run_ctx *rc, const struct job *job)
 {
 	if (!job->o.wait_for[0])
 		return -1;
-	for (size_t i = 0; i < rc->cfg->njobs; i++)
-		if (&rc->cfg->jobs[i] != job && !strcmp(rc->cfg->jobs[i].o.name, job->o.wait_for))
+	for (size_t i = 0; &rc->cfg->jobs[i] != job; i++)
+		if (!strcmp(rc->cfg->jobs[i].o.name, job->o.wait_for))
 			return (long)i;
 	return -1;
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISBLK(m) ? "a block device" : S_ISCHR(m) ? "a character device" : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symbolic link" : S_ISDIR(m) ? "a directory"
+	       : "a regular file";
+}
+
+/* I/O goes to regular files and devices: a FIFO or socket has no offsets (its open would
+ * wait for the other end, and every read or write at an offset fails). File-operation
+ * engines work on regular files only (directories for the dir* ones): a device node is
+ * never unlinked. Links are followed only to stat. */
+static int check_targets(const struct job_opts *o, const struct engine_ops *ops, const struct file_plan *plan)
+{
+	bool fileop = ops->flags & ENGINE_FILE_OP;
+	bool dirs = ops->flags & ENGINE_DIRS, changes = ops->flags & ENGINE_CHANGES_FILES;
+	for (unsigned i = 0; i < plan->nfiles && !(ops->flags & ENGINE_NO_FILE); i++) {
+		struct stat st;
+		const char *path = plan->files[i].path;
+		if ((changes ? lstat(path, &st) : stat(path, &st)) < 0)
+			continue; /* made by the job, or by laying out */
+		if (!fileop && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
+			continue;
+		if (!fileop) {
+			fprintf(stderr, "iobench: job '%s': '%s' is %s, which has no offsets to do I/O at; use a "
+					"regular file or a device\n", o->name, path, file_kind(st.st_mode));
+			return -EINVAL;
+		}
+		if (dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
+			continue;
+		fprintf(stderr, "iobench: job '%s': ioengine=%s: '%s' is %s; only %s are supported\n", o->name,
+			ops->name, path, file_kind(st.st_mode), dirs ? "directories" : "regular files");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 {
 	const struct job *job = &cfg->jobs[c->job];
-	bool no_file = engine_find(job->o.ioengine)->flags & ENGINE_NO_FILE;
+	const struct engine_ops *ops = engine_find(job->o.ioengine);
+	bool no_file = ops->flags & ENGINE_NO_FILE;
 	c->plan_later = false;
-	return files_plan(&job->o, c->gclone, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file)
+	return files_plan(&job->o, c->gclone, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file) ||
+			       check_targets(&job->o, ops, &c->plan)
 		       ? -EINVAL : 0;
 }
 
@@ -157,8 +206,8 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		const struct job *job = &cfg->jobs[i];
 		if (job->o.wait_for[0] && find_waitee(rc, job) < 0) {
-			fprintf(stderr, "iobench: job '%s': wait_for: no job named '%s'\n", job->o.name,
-				job->o.wait_for);
+			fprintf(stderr, "iobench: job '%s': wait_for: no job named '%s' before it (a job can "
+					"only wait for one defined earlier, as in fio)\n", job->o.name, job->o.wait_for);
 			return -EINVAL;
 		}
 	}
@@ -269,9 +318,18 @@ static void monitor_group(struct run_ctx *rc, unsigned started)
 {
 	uint64_t now = clock_now_ns();
 	uint64_t next_eta = now + NS_PER_SEC, next_status = now + rc->status_interval_ms * NS_PER_MS;
+	uint64_t asked_due = 0; /* SIGUSR1: when the workers have published copies */
 	while (atomic_load(&rc->threads_done) < started) {
 		clock_sleep_ns(20 * NS_PER_MS);
 		now = clock_now_ns();
+		if (atomic_exchange(&rc->status_request, false) && !asked_due) {
+			bool had = rc->status_interval_ms != 0;
+			asked_due = run_status_snapshots(rc) ? 0 : had ? now : now + 150 * NS_PER_MS;
+		}
+		if (asked_due && now >= asked_due && rc->status_cb) {
+			rc->status_cb(rc, rc->cb_arg);
+			asked_due = 0;
+		}
 		if (rc->eta && rc->eta_cb && now >= next_eta) {
 			struct run_progress p;
 			run_progress_get(rc, &p);
@@ -296,17 +354,27 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 	/* Across ranks: every rank has finished the group before and laid out this one's
 	 * files before any starts it (stonewall and new_group hold across the cluster). */
 	cluster_barrier(cfg->cluster);
-	for (size_t i = 0; i < rc->nclones && !ret; i++)
-		if (rc->clones[i].plan_later && cfg->jobs[rc->clones[i].job].groupid == g)
-			ret = plan_clone(cfg, &rc->clones[i]);
-	if (!ret)
-		ret = layout_group(rc, g, notes);
+	for (size_t i = 0; i < rc->nclones; i++) {
+		struct clone_result *c = &rc->clones[i];
+		if (c->plan_later && cfg->jobs[c->job].groupid == g && (c->err = plan_clone(cfg, c)) && !ret)
+			ret = c->err;
+	}
+	int lret = layout_group(rc, g, notes);
+	ret = ret ? ret : lret;
 	cluster_barrier(cfg->cluster);
-	for (size_t i = 0; i < rc->nclones && !ret; i++) {
+	/* A failed setup fails its own jobs; the others run. A stop during layout ends it all. */
+	bool go = lret != -EINTR && !atomic_load(&rc->stop);
+	for (size_t i = 0; i < rc->nclones && go; i++) {
 		struct clone_result *c = &rc->clones[i];
 		const struct job *job = &cfg->jobs[c->job];
 		if (job->groupid != g)
 			continue;
+		if (c->err) { /* its setup failed: reported with that errno, as fio does */
+			if (!c->ts->error)
+				c->ts->error = -c->err;
+			atomic_fetch_add(&rc->job_done[c->job], 1); /* nobody waits for it forever */
+			continue;
+		}
 		struct worker *w = &args[i].w;
 		w->o = &job->o;
 		w->ops = engine_find(job->o.ioengine);
@@ -327,6 +395,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 				strerror(err));
 			atomic_store(&rc->stop, true);
 			ret = -err;
+			go = false;
 			break;
 		}
 		args[i].started = true;
@@ -367,12 +436,8 @@ static void find_disks(struct run_ctx *rc)
 int run_execute(struct run_ctx *rc, FILE *notes)
 {
 	int ret = 0;
-	for (size_t i = 0; rc->status_interval_ms && i < rc->nclones; i++) {
-		rc->clones[i].progress.snap = calloc(1, sizeof(struct thread_stats));
-		rc->clones[i].status_copy = calloc(1, sizeof(struct thread_stats));
-		if (!rc->clones[i].progress.snap || !rc->clones[i].status_copy)
-			return -ENOMEM;
-	}
+	if (rc->status_interval_ms && run_status_snapshots(rc))
+		return -ENOMEM;
 	find_disks(rc);
 	disks_snapshot(&rc->disks, true);
 	rc->start_ns = rc->last_eta_ns = clock_now_ns();

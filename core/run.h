@@ -79,7 +79,8 @@ struct clone_result {
 	int err;
 	uint64_t elapsed_s;
 	struct clone_progress progress;
-	struct thread_stats *status_copy; /* --status-interval: what a report reads */
+	struct thread_stats *status_copy; /* status reports: what a report reads */
+	bool status_swapped;     /* ts and status_copy are swapped for a status report */
 };
 
 /* One job block in the output: a clone, or all clones of a group_reporting job. */
@@ -122,6 +123,7 @@ struct run_ctx {
 	struct run_cfg *cfg;
 	atomic_bool stop;          /* the running jobs stop issuing (signal, exitall) */
 	atomic_int interrupted;    /* the signal that stopped the run (0: none): no further groups */
+	atomic_bool status_request; /* SIGUSR1: report the statistics so far */
 	atomic_uint *job_done;     /* per job: clones finished (wait_for) */
 	struct clone_result *clones;
 	size_t nclones;
@@ -162,6 +164,8 @@ void run_summary_free(struct run_ctx *rc);
 
 /* Gather the clones' published counters (main thread). */
 void run_progress_get(struct run_ctx *rc, struct run_progress *p);
+/* Ask the workers to publish copies of their stats (status reports). 0 or -ENOMEM. */
+int run_status_snapshots(struct run_ctx *rc);
 /* Swap the clones' stats for their published copies (and back): status reports. */
 void run_use_snapshots(struct run_ctx *rc, bool on);
 

@@ -5,14 +5,84 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "core/clock.h"
+
+#define REPEAT_WINDOW_NS NS_PER_SEC
 
 static void signal_set(sigset_t *set)
 {
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGUSR2); /* used to end the watcher */
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGUSR2);
+}
+
+static void nothing(int sig)
+{
+	(void)sig;
+}
+
+void signals_init(void)
+{
+	struct sigaction sa = { .sa_handler = nothing };
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void signals_block(void)
+{
+	sigset_t set;
+	signal_set(&set);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+enum signal_action signals_decide(struct signal_watch *sw, pid_t sender, uint64_t now_ns)
+{
+	sw->counted++;
+	if (sw->counted == 1) {
+		sw->first_ns = now_ns;
+		sw->first_pid = sender;
+		return SIG_ACT_STOP;
+	}
+	if (sw->counted > 2)
+		return SIG_ACT_EXIT;
+	if (sender == sw->first_pid && now_ns - sw->first_ns < REPEAT_WINDOW_NS)
+		return SIG_ACT_ABSORB;
+	return atomic_load(&sw->reporting) ? SIG_ACT_EXIT : SIG_ACT_WARN;
+}
+
+static void take(struct signal_watch *sw, const siginfo_t *si)
+{
+	int sig = si->si_signo;
+	if (sig == SIGUSR1) {
+		atomic_store(sw->status_request, true);
+		return;
+	}
+	if (sig == SIGUSR2)
+		return;
+	switch (signals_decide(sw, si->si_pid, clock_now_ns())) {
+	case SIG_ACT_STOP:
+		atomic_store(sw->interrupted, sig);
+		atomic_store(sw->stop, true);
+		fprintf(stderr, "iobench: signal %d: stopping jobs, printing results so far\n", sig);
+		break;
+	case SIG_ACT_ABSORB:
+		break;
+	case SIG_ACT_WARN:
+		fprintf(stderr, "iobench: signal %d again: still stopping; one more ends iobench at once, "
+				"without results\n", sig);
+		break;
+	case SIG_ACT_EXIT:
+		fprintf(stderr, "iobench: signal %d: exiting now\n", sig);
+		_exit(128 + sig);
+	}
 }
 
 static void *watch(void *p)
@@ -20,42 +90,45 @@ static void *watch(void *p)
 	struct signal_watch *sw = p;
 	sigset_t set;
 	signal_set(&set);
-	for (;;) {
-		int sig;
-		if (sigwait(&set, &sig))
-			continue;
-		if (sig == SIGUSR2)
-			return NULL;
-		atomic_store(sw->stop, true);
-		if (atomic_exchange(sw->interrupted, sig)) {
-			fprintf(stderr, "iobench: second signal %d, exiting now\n", sig);
-			_exit(128 + sig);
-		}
-		fprintf(stderr, "iobench: signal %d: stopping jobs, printing results so far\n", sig);
+	const struct timespec tick = { 0, 50 * 1000 * 1000 };
+	while (!atomic_load(&sw->quit)) {
+		siginfo_t si;
+		if (sigtimedwait(&set, &si, &tick) > 0)
+			take(sw, &si);
 	}
+	return NULL;
 }
 
-int signals_start(struct signal_watch *sw, atomic_bool *stop, atomic_int *interrupted)
+int signals_start(struct signal_watch *sw, atomic_bool *stop, atomic_int *interrupted,
+		  atomic_bool *status_request)
 {
-	sigset_t set;
-	signal_set(&set);
 	sw->stop = stop;
 	sw->interrupted = interrupted;
+	sw->status_request = status_request;
+	atomic_store(&sw->reporting, false);
+	atomic_store(&sw->quit, false);
+	sw->first_ns = 0;
+	sw->first_pid = 0;
+	sw->counted = 0;
 	sw->started = 0;
-	int err = pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (!err)
-		err = pthread_create(&sw->tid, NULL, watch, sw);
+	signals_block();
+	int err = pthread_create(&sw->tid, NULL, watch, sw);
 	if (err)
 		return -err;
 	sw->started = 1;
 	return 0;
 }
 
+void signals_reporting(struct signal_watch *sw)
+{
+	atomic_store(&sw->reporting, true);
+}
+
 void signals_stop(struct signal_watch *sw)
 {
 	if (!sw->started)
 		return;
-	pthread_kill(sw->tid, SIGUSR2);
+	atomic_store(&sw->quit, true);
 	pthread_join(sw->tid, NULL);
 	sw->started = 0;
 }

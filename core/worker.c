@@ -222,7 +222,10 @@ static bool issue_one(struct wstate *s)
 	uint64_t wait = pace_wait_ns(s, d);
 	if (wait) {
 		commit_pending(s);
-		if (s->inflight)
+		wait = pace_bound(s, wait);
+		if (!wait) /* the deadline has come */
+			s->now = clock_fast_ns(s->clk);
+		else if (s->inflight)
 			reap_some(s, 1, wait);
 		else
 			clock_sleep_ns(wait), s->now = clock_fast_ns(s->clk);
@@ -380,11 +383,11 @@ static void publish(struct wstate *s, bool force)
 		atomic_store_explicit(&p->ios[d], s->ts->dir[d].total_ios, memory_order_relaxed);
 	}
 	atomic_store_explicit(&p->elapsed_ms, (s->now - s->start_ns) / NS_PER_MS, memory_order_relaxed);
-	if (p->snap) {
+	struct thread_stats *snap = atomic_load_explicit(&p->snap, memory_order_acquire);
+	if (snap) {
 		pthread_mutex_lock(&p->lock);
-		memcpy(p->snap, s->ts, sizeof(*p->snap));
-		p->snap->runtime_ms = p->snap->job_runtime_ms =
-			s->measuring ? (s->now - s->measure_start_ns) / NS_PER_MS : 0;
+		memcpy(snap, s->ts, sizeof(*snap));
+		snap->runtime_ms = snap->job_runtime_ms = s->measuring ? (s->now - s->measure_start_ns) / NS_PER_MS : 0;
 		pthread_mutex_unlock(&p->lock);
 	}
 }
@@ -479,9 +482,8 @@ int worker_run(struct worker *w)
 	set_affinity(&s);
 	if (o->startdelay_us[1]) { /* in short naps, so a signal is not kept waiting */
 		uint64_t span = o->startdelay_us[1] - o->startdelay_us[0];
-		uint64_t end = clock_now_ns() + (o->startdelay_us[0] + (span ? rng_below(&s.rng, span + 1) : 0)) * 1000;
-		for (uint64_t now = clock_now_ns(); now < end && !atomic_load(w->stop); now = clock_now_ns())
-			clock_sleep_ns(end - now < 50 * NS_PER_MS ? end - now : 50 * NS_PER_MS);
+		clock_sleep_until(clock_now_ns() + (o->startdelay_us[0] + (span ? rng_below(&s.rng, span + 1) : 0)) * 1000,
+				  w->stop);
 	}
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;

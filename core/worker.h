@@ -19,8 +19,10 @@ struct clone_progress {
 	atomic_uint_fast64_t bytes[DDIR_NR], ios[DDIR_NR];
 	atomic_uint_fast64_t elapsed_ms;
 	atomic_int state;
-	pthread_mutex_t lock;       /* guards snap */
-	struct thread_stats *snap;  /* NULL unless --status-interval */
+	pthread_mutex_t lock;       /* guards *snap */
+	/* NULL until a status report is asked for (--status-interval, SIGUSR1); set once by
+	 * the monitor, then copied into by the worker about every 100 ms */
+	_Atomic(struct thread_stats *) snap;
 };
 
 struct worker {

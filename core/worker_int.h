@@ -104,7 +104,11 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 enum ddir offsets_next_ddir(struct wstate *s);
 
 /* pace.c */
+#define PACE_NAP_NS (50 * NS_PER_MS) /* the longest a worker sleeps before it looks again */
 void pace_init(struct wstate *s);
+/* A wait of wait_ns cut to what the job may still wait now: no further than its deadline,
+ * and one nap at most (the caller looks at the stop flag and the time, then waits again). */
+uint64_t pace_bound(const struct wstate *s, uint64_t wait_ns);
 /* Before an I/O of direction d: nanoseconds to wait for its rate slot (0 = go). */
 uint64_t pace_wait_ns(struct wstate *s, enum ddir d);
 void pace_issued(struct wstate *s, enum ddir d, uint64_t len);

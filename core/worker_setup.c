@@ -14,9 +14,10 @@
 
 static int open_flags(const struct job_opts *o)
 {
-	return (job_has_dir(o, DDIR_WRITE) ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
+	bool writes = job_writes(o); /* verify_only opens read-only and never creates */
+	return (writes ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
 	       (o->sync_mode == SYNC_SYNC ? O_SYNC : o->sync_mode == SYNC_DSYNC ? O_DSYNC : 0) |
-	       (o->create_on_open ? O_CREAT : 0);
+	       (o->create_on_open && writes ? O_CREAT : 0);
 }
 
 int whole_open(struct wstate *s, struct wfile *f)

@@ -141,9 +141,9 @@ static int queue(struct engine_ctx *ctx, struct io_unit *u, enum fileop op)
 		.queue = nm##_queue,                                                   \
 	};
 
-FILEOP_ENGINE(filecreate, OP_FILECREATE, open_create, ENGINE_NO_LAYOUT)
+FILEOP_ENGINE(filecreate, OP_FILECREATE, open_create, ENGINE_NO_LAYOUT | ENGINE_CHANGES_FILES)
 FILEOP_ENGINE(filestat, OP_FILESTAT, open_other, 0)
-FILEOP_ENGINE(filedelete, OP_FILEDELETE, open_other, 0)
-FILEOP_ENGINE(dircreate, OP_DIRCREATE, open_create, ENGINE_NO_LAYOUT)
+FILEOP_ENGINE(filedelete, OP_FILEDELETE, open_other, ENGINE_CHANGES_FILES)
+FILEOP_ENGINE(dircreate, OP_DIRCREATE, open_create, ENGINE_NO_LAYOUT | ENGINE_CHANGES_FILES)
 FILEOP_ENGINE(dirstat, OP_DIRSTAT, open_other, ENGINE_DIRS)
-FILEOP_ENGINE(dirdelete, OP_DIRDELETE, open_other, ENGINE_DIRS)
+FILEOP_ENGINE(dirdelete, OP_DIRDELETE, open_other, ENGINE_DIRS | ENGINE_CHANGES_FILES)

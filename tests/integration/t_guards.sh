@@ -39,6 +39,29 @@ check "the device's contents are unchanged (mounted read-only, so only iobench c
 "$IOBENCH" --name=w --rw=write --bs=64k --size=1m --filename="$LOOP" --output-format=json >u.out 2>u.err
 check "an unmounted device can be written" sh -c "[ $? -eq 0 ] && grep -q '\"io_bytes\" : 1048576' u.out"
 
+# Issue 14: mounted only inside another mount namespace (a container's): not in our mount
+# table, but the kernel holds the device; the exclusive-open probe sees it.
+mkdir -p nsmnt
+mkfs.ext4 -q "$LOOP" # the write above went through the old file system
+unshare -m --propagation private sh -c "mount -o ro,noload '$LOOP' '$T/nsmnt' && touch '$T/ns.up' && sleep 30" &
+nspid=$!
+for _ in $(seq 50); do [ -e ns.up ] && break; sleep 0.1; done
+check "the device is mounted in the other namespace" [ -e ns.up ]
+md5sum <"$LOOP" >ns-before.md5
+grep -q "$T/nsmnt" /proc/self/mountinfo && notok "the namespace's mount leaked into ours"
+"$IOBENCH" --name=w --rw=write --bs=64k --size=1m --filename="$LOOP" --output-format=json >ns.out 2>ns.err
+rc=$?
+md5sum <"$LOOP" >ns-after.md5
+check "a write job on a device mounted only in another mount namespace is refused (exit $rc)" [ $rc -eq 1 ]
+check "... naming the exclusive open the kernel refused, and another mount namespace" \
+	grep -q "refusing to write to '$LOOP': the device is in use: the kernel refuses an exclusive open (mounted, perhaps in another mount namespace" ns.err
+check "... one line on stderr, nothing on stdout" sh -c "[ \$(wc -l <ns.err) -eq 1 ] && [ ! -s ns.out ]"
+check "... the device is unchanged" cmp -s ns-before.md5 ns-after.md5
+"$IOBENCH" --name=r --rw=read --bs=64k --size=1m --filename="$LOOP" --output-format=json >nsr.out 2>nsr.err
+check "a read job on it still runs" sh -c "[ $? -eq 0 ] && grep -q '\"io_bytes\" : 1048576' nsr.out"
+kill $nspid 2>/dev/null
+wait $nspid 2>/dev/null
+
 # A disk that holds a mounted partition is not written either.
 if have sfdisk; then
 	truncate -s 64m disk.img
