@@ -5,7 +5,9 @@
 #include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
+#include <sys/utsname.h>
 
 #include "core/engine.h"
 
@@ -43,11 +45,36 @@ static int uring_disabled_sysctl(void)
 	return v;
 }
 
+/* RLIMIT_MEMLOCK in KiB, or -1 when unlimited. */
+static long long memlock_kib(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return -1;
+	return (long long)(rl.rlim_cur / 1024);
+}
+
+/* Is the running kernel older than major.minor? */
+static bool kernel_before(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+	if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma < major || (ma == major && mi < minor);
+}
+
 /* The ring could not be set up (err): say why where the cause is the environment, not the
  * options. Runs once, on the failure path only. */
 static void uring_explain(struct engine_ctx *ctx, int err)
 {
 	const char *alt = "; use ioengine=libaio";
+	long long lock = memlock_kib();
+	if (err == -ENOMEM && lock >= 0 && kernel_before(5, 12)) {
+		snprintf(ctx->why, sizeof(ctx->why), "before Linux 5.12 the rings count against "
+			 "RLIMIT_MEMLOCK (%lld KiB here: ulimit -l); raise it or lower iodepth%s", lock, alt);
+		return;
+	}
 	if (err != -ENOSYS && err != -EPERM)
 		return;
 	int v = uring_disabled_sysctl();
@@ -113,6 +140,11 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_data *ud)
 		all_open &= ctx->fds[i] >= 0;
 	if (o && (o->fixedbufs || o->fixedbufs_auto)) {
 		ret = io_uring_register_buffers(&ud->ring, ud->iovs, ctx->nr_units);
+		if (ret == -ENOMEM && o->fixedbufs && memlock_kib() >= 0)
+			snprintf(ctx->why, sizeof(ctx->why), "fixedbufs=1: %llu KiB of buffers to pin "
+				 "and RLIMIT_MEMLOCK is %lld KiB (ulimit -l; CAP_IPC_LOCK lifts it); "
+				 "raise it or leave fixedbufs out",
+				 (unsigned long long)ctx->nr_units * ctx->buf_len / 1024, memlock_kib());
 		if (ret < 0 && o->fixedbufs)
 			return ret;
 		ud->fixed = ret == 0;
