@@ -3,8 +3,11 @@
  * hipri (IOPOLL), nonvectored=0 (readv/writev). */
 #include <errno.h>
 #include <liburing.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
+#include <sys/utsname.h>
 
 #include "core/engine.h"
 
@@ -26,6 +29,72 @@ static void uring_cleanup(struct engine_ctx *ctx)
 	free(ud->done);
 	free(ud->iovs);
 	free(ud);
+}
+
+/* kernel.io_uring_disabled (Linux 6.6): 0 allowed, 1 only for kernel.io_uring_group and
+ * CAP_SYS_ADMIN, 2 refused to all; -1 where the file is absent. */
+static int uring_disabled_sysctl(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/io_uring_disabled", "re");
+	int v = -1;
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* RLIMIT_MEMLOCK in KiB, or -1 when unlimited. */
+static long long memlock_kib(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return -1;
+	return (long long)(rl.rlim_cur / 1024);
+}
+
+/* Is the running kernel older than major.minor? */
+static bool kernel_before(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+	if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma < major || (ma == major && mi < minor);
+}
+
+/* The ring could not be set up (err): say why where the cause is the environment, not the
+ * options. Runs once, on the failure path only. */
+static void uring_explain(struct engine_ctx *ctx, int err)
+{
+	const char *alt = "; use ioengine=libaio";
+	long long lock = memlock_kib();
+	if (err == -ENOMEM && lock >= 0 && kernel_before(5, 12)) {
+		snprintf(ctx->why, sizeof(ctx->why), "before Linux 5.12 the rings count against "
+			 "RLIMIT_MEMLOCK (%lld KiB here: ulimit -l); raise it or lower iodepth%s", lock, alt);
+		return;
+	}
+	if (err != -ENOSYS && err != -EPERM)
+		return;
+	int v = uring_disabled_sysctl();
+	if (v > 0 && err == -EPERM) { /* the sysctl's answer is EPERM, never ENOSYS */
+		snprintf(ctx->why, sizeof(ctx->why), "io_uring is disabled by the kernel.io_uring_disabled "
+			 "sysctl (value %d: %s)%s", v,
+			 v == 1 ? "allowed only to CAP_SYS_ADMIN and the kernel.io_uring_group group" : "refused to all", alt);
+		return;
+	}
+	/* SQPOLL needed CAP_SYS_ADMIN before Linux 5.11: is a plain ring allowed? */
+	struct io_uring probe;
+	if (err == -EPERM && ctx->opts && ctx->opts->sqthread_poll && io_uring_queue_init(1, &probe, 0) == 0) {
+		io_uring_queue_exit(&probe);
+		snprintf(ctx->why, sizeof(ctx->why), "sqthread_poll=1 is not permitted here (before Linux "
+			 "5.11 it needs CAP_SYS_ADMIN); leave it out");
+		return;
+	}
+	snprintf(ctx->why, sizeof(ctx->why), "io_uring_setup is refused, likely by a seccomp profile "
+		 "(podman's, containerd 2's and Docker >= 25's default block io_uring)%s%s",
+		 err == -ENOSYS ? " or a kernel built without io_uring" : "", alt);
 }
 
 static int uring_setup(struct engine_ctx *ctx, struct uring_data *ud)
@@ -58,8 +127,10 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_data *ud)
 		q.flags = base | extra[i];
 		ret = io_uring_queue_init_params(ctx->depth, &ud->ring, &q);
 	}
-	if (ret < 0)
+	if (ret < 0) {
+		uring_explain(ctx, ret);
 		return ret;
+	}
 	ud->ring_ready = true;
 	/* Registered buffers and files spare the kernel a page lookup and a file reference per
 	 * I/O. Asked for (fixedbufs=1, registerfiles=1), a failure is an error; by default they
@@ -69,6 +140,11 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_data *ud)
 		all_open &= ctx->fds[i] >= 0;
 	if (o && (o->fixedbufs || o->fixedbufs_auto)) {
 		ret = io_uring_register_buffers(&ud->ring, ud->iovs, ctx->nr_units);
+		if (ret == -ENOMEM && o->fixedbufs && memlock_kib() >= 0)
+			snprintf(ctx->why, sizeof(ctx->why), "fixedbufs=1: %llu KiB of buffers to pin "
+				 "and RLIMIT_MEMLOCK is %lld KiB (ulimit -l; CAP_IPC_LOCK lifts it); "
+				 "raise it or leave fixedbufs out",
+				 (unsigned long long)ctx->nr_units * ctx->buf_len / 1024, memlock_kib());
 		if (ret < 0 && o->fixedbufs)
 			return ret;
 		ud->fixed = ret == 0;

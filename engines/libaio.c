@@ -1,6 +1,7 @@
 /* libaio: Linux native AIO (io_submit/io_getevents); asynchronous with O_DIRECT. */
 #include <errno.h>
 #include <libaio.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/engine.h"
@@ -28,6 +29,34 @@ static void libaio_cleanup(struct engine_ctx *ctx)
 	free(ld);
 }
 
+static long long read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long long v = -1;
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* io_setup refused (err): say why where the environment is the cause. Failure path only. */
+static void libaio_explain(struct engine_ctx *ctx, int err)
+{
+	if (err == -EAGAIN) {
+		/* Contexts count against one system-wide budget, fs.aio-max-nr, by the depth asked. */
+		long long max = read_sysctl("/proc/sys/fs/aio-max-nr");
+		long long used = read_sysctl("/proc/sys/fs/aio-nr");
+		snprintf(ctx->why, sizeof(ctx->why), "io_setup for iodepth=%u exceeds fs.aio-max-nr "
+			 "(%lld, of which %lld in use system-wide); raise it (sysctl fs.aio-max-nr) or "
+			 "lower iodepth", ctx->depth, max, used);
+	} else if (err == -ENOSYS || err == -EPERM) {
+		snprintf(ctx->why, sizeof(ctx->why), "io_setup is refused, likely by a seccomp profile "
+			 "or a kernel built without AIO; use ioengine=psync");
+	}
+}
+
 static int libaio_init(struct engine_ctx *ctx)
 {
 	struct libaio_data *ld = calloc(1, sizeof(*ld));
@@ -45,6 +74,7 @@ static int libaio_init(struct engine_ctx *ctx)
 	}
 	int ret = io_setup((int)ctx->depth, &ld->ctx);
 	if (ret < 0) {
+		libaio_explain(ctx, ret);
 		ld->ctx = 0;
 		libaio_cleanup(ctx);
 		ctx->priv = NULL;

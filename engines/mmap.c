@@ -1,7 +1,14 @@
 /* mmap: the file mapped into memory; a read copies out of the map, a write into it.
- * Each file is mapped whole when it is opened. */
+ * Each file is mapped whole when it is opened. A file that shrinks under the map (another
+ * process truncates it) makes the copy fault with SIGBUS: that I/O fails with EIO instead
+ * of the process dying. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -16,10 +23,73 @@ struct mapping {
 	size_t len;
 };
 
+/* A copy in progress: the mapping it touches, and where to go when that faults. */
+struct copy_guard {
+	uintptr_t lo, hi;
+	sigjmp_buf env;
+};
+
 struct mmap_data {
 	struct mapping *maps;
 	unsigned n;
+	struct copy_guard guard;
 };
+
+/* The copy this thread is doing, NULL outside one. Thread-local because the SIGBUS handler
+ * has no other way to find the state of the thread it interrupted (a fault's signal goes to
+ * the faulting thread), and each clone's thread copies for its own maps. */
+static __thread struct copy_guard *cur_guard;
+static struct sigaction prev_bus; /* the handler before ours, for faults that are not ours */
+static pthread_once_t bus_once = PTHREAD_ONCE_INIT;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	struct copy_guard *g = cur_guard;
+	uintptr_t a = (uintptr_t)si->si_addr;
+	if (g && si->si_code > 0 && a >= g->lo && a < g->hi) { /* a fault, not kill(2) */
+		cur_guard = NULL;
+		siglongjmp(g->env, 1); /* SA_NODEFER: SIGBUS was not blocked, no mask to restore */
+	}
+	if (prev_bus.sa_flags & SA_SIGINFO) {
+		prev_bus.sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (prev_bus.sa_handler != SIG_DFL && prev_bus.sa_handler != SIG_IGN) {
+		prev_bus.sa_handler(sig);
+		return;
+	}
+	/* Not ours and nobody else's: die of it as without this handler (a real bug). */
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigaction(SIGBUS, &dfl, NULL);
+	raise(SIGBUS);
+}
+
+static void install_sigbus(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO | SA_NODEFER };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &prev_bus); /* if this fails, a fault kills as before */
+}
+
+/* memcpy with the map side in m. 0, or -EIO when the map faults: EIO, as read(2) answers
+ * for data that cannot be had (the file shrank under the map, or the page could not be
+ * read in: a media error); not EFAULT, which would blame the caller's buffer. The cost is a
+ * sigsetjmp that saves no signal mask (no system call) and two thread-local stores. */
+static int guarded_copy(struct mmap_data *md, const struct mapping *m, void *dst, const void *src,
+			size_t n)
+{
+	struct copy_guard *g = &md->guard;
+	g->lo = (uintptr_t)m->addr;
+	g->hi = g->lo + m->len;
+	if (sigsetjmp(g->env, 0))
+		return -EIO; /* the handler has cleared cur_guard */
+	cur_guard = g;
+	atomic_signal_fence(memory_order_seq_cst); /* set before the copy, as the handler sees it */
+	memcpy(dst, src, n);
+	atomic_signal_fence(memory_order_seq_cst);
+	cur_guard = NULL;
+	return 0;
+}
 
 static struct mmap_data *data(struct engine_ctx *ctx)
 {
@@ -33,6 +103,7 @@ static int mmap_open(struct engine_ctx *ctx, const char *path, int flags, int *f
 	struct mmap_data *md = data(ctx);
 	if (!md)
 		return -ENOMEM;
+	pthread_once(&bus_once, install_sigbus);
 	/* A shared writable map needs the file open for reading too. */
 	int f = open(path, (flags & ~(O_WRONLY | O_DIRECT)) | O_CLOEXEC, 0644);
 	if (f < 0)
@@ -92,11 +163,10 @@ static int mmap_queue(struct engine_ctx *ctx, struct io_unit *u)
 			u->result = -EINVAL;
 			return Q_COMPLETED;
 		}
-		if (u->ddir == DDIR_READ)
-			memcpy(u->buf, (char *)m->addr + u->offset, u->len);
-		else
-			memcpy((char *)m->addr + u->offset, u->buf, u->len);
-		u->result = (int64_t)u->len;
+		char *at = (char *)m->addr + u->offset;
+		int err = u->ddir == DDIR_READ ? guarded_copy(md, m, u->buf, at, u->len)
+					       : guarded_copy(md, m, at, u->buf, u->len);
+		u->result = err ? err : (int64_t)u->len;
 		return Q_COMPLETED;
 	}
 	u->result = -EBADF;

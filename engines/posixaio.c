@@ -1,6 +1,7 @@
 /* posixaio: POSIX asynchronous I/O (aio_read(3)/aio_write(3), glibc's thread pool). */
 #include <aio.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,27 @@ static void posixaio_cleanup(struct engine_ctx *ctx)
 	free(pd);
 }
 
+/* glibc runs POSIX AIO on threads it starts at the first request; where none can start (a
+ * container's pids limit, RLIMIT_NPROC) every request fails with EAGAIN. Find that out at
+ * init, where it can be explained, with one request that does nothing (a read of fd -1). */
+static int probe_threads(struct engine_ctx *ctx)
+{
+	char byte;
+	struct aiocb cb = { .aio_fildes = -1, .aio_buf = &byte, .aio_nbytes = 1 };
+	if (aio_read(&cb) < 0) {
+		int err = -errno;
+		if (err == -EAGAIN)
+			snprintf(ctx->why, sizeof(ctx->why), "glibc's POSIX AIO could not start a thread "
+				 "(a pids limit or RLIMIT_NPROC?); raise it or use ioengine=libaio");
+		return err;
+	}
+	const struct aiocb *list[] = { &cb };
+	while (aio_error(&cb) == EINPROGRESS)
+		aio_suspend(list, 1, NULL);
+	aio_return(&cb);
+	return 0;
+}
+
 static int posixaio_init(struct engine_ctx *ctx)
 {
 	struct posixaio_data *pd = calloc(1, sizeof(*pd));
@@ -41,7 +63,12 @@ static int posixaio_init(struct engine_ctx *ctx)
 		ctx->priv = NULL;
 		return -ENOMEM;
 	}
-	return 0;
+	int ret = probe_threads(ctx);
+	if (ret) {
+		posixaio_cleanup(ctx);
+		ctx->priv = NULL;
+	}
+	return ret;
 }
 
 static int posixaio_queue(struct engine_ctx *ctx, struct io_unit *u)
