@@ -153,6 +153,14 @@ static uint64_t align_down(uint64_t v, uint64_t a)
 	return a ? v / a * a : v;
 }
 
+/* Past what any file can hold (off_t: 2^63 - 1 bytes). */
+static int beyond_limit(const struct job_opts *o, const char *path, const char *what, unsigned clone)
+{
+	fprintf(stderr, "iobench: job '%s': '%s': %s of clone %u is beyond the largest possible file (8 EiB)\n",
+		o->name, path, what, clone);
+	return -EFBIG;
+}
+
 /* One file's region from the options and, where needed, its present size. */
 static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles, bool no_file,
 		       struct rng *r, struct clone_file *f)
@@ -174,9 +182,11 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 				: f->exists ? "is empty" : "does not exist");
 		return -EINVAL;
 	}
+	uint64_t inc = o->offset_increment_pct ? align_down(base * o->offset_increment_pct / 100, g) : o->offset_increment;
 	f->offset = o->offset_pct ? align_down(base * o->offset_pct / 100, g) : o->offset;
-	f->offset += o->offset_increment_pct ? align_down(base * o->offset_increment_pct / 100, g) * clone
-					     : o->offset_increment * clone;
+	if (__builtin_mul_overflow(inc, (uint64_t)clone, &inc) || __builtin_add_overflow(f->offset, inc, &f->offset) ||
+	    f->offset > (uint64_t)INT64_MAX)
+		return beyond_limit(o, f->path, "offset", clone);
 	if (o->filesize_lo)
 		f->region = f->file_size > f->offset ? f->file_size - f->offset : 0;
 	else if (o->size_pct)
@@ -185,8 +195,9 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 		f->region = o->size / nfiles;
 	else
 		f->region = real > f->offset ? real - f->offset : 0;
-	if (!f->file_size)
-		f->file_size = f->offset + f->region;
+	if (!f->file_size && (__builtin_add_overflow(f->offset, f->region, &f->file_size) ||
+			      f->file_size > (uint64_t)INT64_MAX))
+		return beyond_limit(o, f->path, "offset + size", clone);
 	if (f->region < g && !(job_whole_files(o) && f->region)) {
 		fprintf(stderr, "iobench: job '%s': '%s': the region (%llu bytes at offset %llu) is smaller "
 				"than the block size\n", o->name, f->path, (unsigned long long)f->region,

@@ -21,12 +21,12 @@ int verify_setup(struct wstate *s)
 		struct wfile *f = &s->files[i];
 		f->verify_map = calloc(f->blocks / 64 + 1, sizeof(uint64_t));
 		if (!f->verify_map)
-			return -ENOMEM;
+			return worker_nomem(s, "verify map (a bit per block written)", (f->blocks / 64 + 1) * 8);
 	}
 	if (o->verify_backlog) {
 		s->backlog = calloc(o->verify_backlog, sizeof(*s->backlog));
 		if (!s->backlog)
-			return -ENOMEM;
+			return worker_nomem(s, "verify_backlog entries", o->verify_backlog * sizeof(*s->backlog));
 	}
 	return 0;
 }

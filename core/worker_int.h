@@ -123,5 +123,7 @@ void buffers_init(struct wstate *s);
 void buffers_fill(struct wstate *s, struct io_unit *u);
 
 void worker_fail(struct wstate *s, int err);
+/* Out of memory for what (bytes of it): one line naming both; returns -ENOMEM. */
+int worker_nomem(struct wstate *s, const char *what, uint64_t bytes);
 
 #endif

@@ -105,6 +105,18 @@ int open_files(struct wstate *s)
 	return 0;
 }
 
+int worker_nomem(struct wstate *s, const char *what, uint64_t bytes)
+{
+	static const char units[] = "KMGTPE";
+	double v = (double)bytes;
+	int u = -1;
+	while (v >= 1024 && u < 5)
+		v /= 1024, u++;
+	fprintf(stderr, "iobench: job '%s': out of memory: cannot allocate %.1f %siB for the %s\n", s->o->name,
+		v, u >= 0 ? (char[]){ units[u], 0 } : "", what);
+	return -ENOMEM;
+}
+
 void close_files(struct wstate *s)
 {
 	for (unsigned i = 0; s->files && i < s->nfiles; i++)
@@ -130,9 +142,16 @@ int alloc_units(struct wstate *s)
 	s->free_units = calloc(s->depth, sizeof(*s->free_units));
 	s->pending = calloc(s->depth, sizeof(*s->pending));
 	if (!s->units || !s->free_units || !s->pending)
-		return -ENOMEM;
-	if (posix_memalign(&s->bufmem, page, s->buf_stride * s->depth))
-		return -ENOMEM;
+		return worker_nomem(s, "I/O units", (uint64_t)s->depth * (sizeof(*s->units) + 2 * sizeof(void *)));
+	uint64_t bytes;
+	if (__builtin_mul_overflow((uint64_t)s->buf_stride, (uint64_t)s->depth, &bytes) || bytes > SIZE_MAX ||
+	    posix_memalign(&s->bufmem, page, (size_t)bytes)) {
+		char what[160];
+		snprintf(what, sizeof(what), "I/O buffers (iodepth %u x the largest block size %llu, for each of "
+			 "numjobs=%u clones)", s->depth, (unsigned long long)s->buf_stride, o->numjobs);
+		s->bufmem = NULL;
+		return worker_nomem(s, what, bytes);
+	}
 	for (unsigned i = 0; i < s->depth; i++) {
 		s->units[i].index = i;
 		s->units[i].buf = (char *)s->bufmem + (size_t)i * s->buf_stride;

@@ -127,6 +127,17 @@ else
 	skip "ENOSPC at layout" "needs root and tmpfs"
 fi
 
+"$IOBENCH" --name=x --rw=read --filename="$T/oi" --size=1m --offset_increment=4e --numjobs=3 >/dev/null 2>oi.err
+check "offset_increment=4e with numjobs=3: refused (beyond the largest file), no file" \
+	sh -c "[ $? -eq 1 ] && [ ! -e oi ] && grep -q 'offset of clone 2 is beyond the largest possible file' oi.err"
+if [ "$(cat /proc/sys/vm/overcommit_memory)" = 1 ]; then
+	skip "out of memory for the buffers" "vm.overcommit_memory=1 grants any allocation"
+else
+"$IOBENCH" --name=m --ioengine=null --bs=1g --iodepth=4096 --size=1t --output-format=json >oom.json 2>oom.err
+check "out of memory for the buffers: one line naming them and how much (4.0 TiB), \"error\" : 12" \
+	sh -c "[ \$(jq '.jobs[0].error' oom.json) -eq 12 ] && [ \$(wc -l <oom.err) -eq 1 ] && grep -q 'out of memory: cannot allocate 4.0 TiB for the I/O buffers (iodepth 4096 x the largest block size 1073741824' oom.err"
+fi
+
 # --- outputs: never clobbered by a run that did not happen ---
 echo '{"old" : true}' >prev.json
 echo '<svg/>' >prev.svg
