@@ -271,119 +271,244 @@ cJSON *json_load_result(const char *path, const char *what)
 	return doc;
 }
 
-static double num(const cJSON *o, const char *key, bool *ok)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-	*ok = cJSON_IsNumber(v);
-	return *ok ? v->valuedouble : 0.0;
-}
-
-static double pct(const cJSON *dir, const char *key, bool *ok)
-{
-	const cJSON *p = cJSON_GetObjectItem(cJSON_GetObjectItem(dir, "clat_ns"), "percentile");
-	return num(p, key, ok) / 1000.0;
-}
-
-/* The n-th job of that name in doc. */
-static const cJSON *find_job(const cJSON *doc, const char *name, int nth)
-{
-	const cJSON *j;
-	cJSON_ArrayForEach(j, cJSON_GetObjectItem(doc, "jobs"))
-	{
-		const cJSON *n = cJSON_GetObjectItem(j, "jobname");
-		if (cJSON_IsString(n) && !strcmp(n->valuestring, name) && nth-- == 0)
-			return j;
-	}
-	return NULL;
-}
-
 struct metric {
 	const char *name;
 	bool higher_better;
 	bool gated;
 };
 
-static double metric_value(const cJSON *dir, int m, bool *ok)
+static const struct metric metrics[] = {
+	{ "iops", true, true },		   { "bw_kib", true, true },	   { "clat_mean_us", false, false },
+	{ "clat_p50_us", false, false }, { "clat_p99_us", false, true }, { "clat_p99.9_us", false, false },
+};
+#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
+static const char *const dirs[] = { "read", "write", "trim", "mixed" };
+
+/* A direction of a job and its clat_ns and clat_ns.percentile objects (NULL: none). */
+struct dirv {
+	struct jwhere w;
+	const cJSON *o[3];
+};
+
+static int dir_objects(struct dirv *v, const cJSON *dir)
 {
-	switch (m) {
-	case 0:
-		return num(dir, "iops", ok);
-	case 1:
-		return num(dir, "bw", ok);
-	case 2:
-		return num(cJSON_GetObjectItem(dir, "clat_ns"), "mean", ok) / 1000.0;
-	case 3:
-		return pct(dir, "50.000000", ok);
-	case 4:
-		return pct(dir, "99.000000", ok);
-	default:
-		return pct(dir, "99.900000", ok);
+	v->o[0] = dir;
+	int r = json_member(&v->w, dir, NULL, "clat_ns", cJSON_Object, &v->o[1]);
+	v->o[2] = NULL;
+	if (!r && v->o[1])
+		r = json_member(&v->w, v->o[1], "clat_ns", "percentile", cJSON_Object, &v->o[2]);
+	return r;
+}
+
+/* Metric m of a direction: 1 with *x, 0 when the input has none, -EINVAL when refused. */
+static int metric_value(const struct dirv *v, size_t m, double *x)
+{
+	static const char *const keys[] = { "iops", "bw", "mean", "50.000000", "99.000000", "99.900000" };
+	static const char *const subs[] = { NULL, "clat_ns", "clat_ns.percentile" };
+	size_t k = m < 2 ? 0 : m == 2 ? 1 : 2;
+	if (!v->o[k])
+		return 0;
+	int r = json_number(&v->w, v->o[k], subs[k], keys[m], x);
+	if (r > 0 && m >= 2)
+		*x /= 1000.0;
+	return r;
+}
+
+/* One job of each input and where they sit. */
+struct pair {
+	struct jwhere w[2];
+	const cJSON *job[2];
+	const char *name;
+};
+
+struct cmp {
+	FILE *out; /* NULL: only check the inputs and count */
+	bool json;
+	double threshold;
+	size_t compared, regressions;
+};
+
+static void put_num(FILE *out, const char *key, double v)
+{
+	if (isfinite(v))
+		fprintf(out, ", \"%s\" : %f", key, v);
+	else
+		fprintf(out, ", \"%s\" : null", key);
+}
+
+static void put_row(struct cmp *c, const char *name, int d, size_t m, double va, double vb, double delta,
+		    bool regress)
+{
+	if (c->json) {
+		fprintf(c->out, "%s\n    { \"job\" : ", c->compared ? "," : "");
+		json_print_string(c->out, name);
+		fprintf(c->out, ", \"dir\" : \"%s\", \"metric\" : \"%s\"", dirs[d], metrics[m].name);
+		put_num(c->out, "base", va);
+		put_num(c->out, "new", vb);
+		put_num(c->out, "delta_pct", delta);
+		fprintf(c->out, ", \"regression\" : %s }", regress ? "true" : "false");
+	} else {
+		fprintf(c->out, "%-20s %-6s %-14s %14.2f %14.2f %+8.1f%%%s\n", name, dirs[d], metrics[m].name, va, vb,
+			delta, regress ? "  REGRESSION" : "");
 	}
+}
+
+/* Direction d of a pair of jobs: every metric both have. */
+static int compare_dir(struct cmp *c, const struct pair *p, int d)
+{
+	struct dirv v[2];
+	double ios[2], va, vb;
+	for (int k = 0; k < 2; k++) {
+		const cJSON *dir;
+		int r = json_member(&p->w[k], p->job[k], NULL, dirs[d], cJSON_Object, &dir);
+		if (r || !dir)
+			return r;
+		v[k].w = p->w[k];
+		v[k].w.dir = dirs[d];
+		if (json_number(&v[k].w, dir, NULL, "total_ios", &ios[k]) < 0 || dir_objects(&v[k], dir))
+			return -EINVAL;
+	}
+	if (ios[0] == 0 && ios[1] == 0)
+		return 0;
+	for (size_t m = 0; m < NMETRICS; m++) {
+		int ra = metric_value(&v[0], m, &va), rb = metric_value(&v[1], m, &vb);
+		if (ra < 0 || rb < 0)
+			return -EINVAL;
+		if (!ra || !rb)
+			continue;
+		double delta = va != 0.0 ? (vb - va) * 100.0 / va : 0.0;
+		bool worse = metrics[m].higher_better ? delta < -c->threshold : delta > c->threshold;
+		bool regress = c->threshold >= 0 && metrics[m].gated && worse;
+		if (c->out)
+			put_row(c, p->name, d, m, va, vb, delta, regress);
+		c->regressions += regress;
+		c->compared++;
+	}
+	return 0;
+}
+
+struct jref {
+	const char *name;
+	const cJSON *job;
+	size_t idx;
+};
+
+static int jref_cmp(const void *x, const void *y)
+{
+	const struct jref *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* The jobs of doc, each checked (an object with a string jobname), sorted by name and
+ * then position: *n of them in *refs. 0 or -errno after one line. */
+static int job_refs(const char *path, const cJSON *doc, struct jref **refs, size_t *n)
+{
+	const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(doc, "jobs"), *j;
+	size_t cnt = 0, i = 0;
+	cJSON_ArrayForEach(j, jobs) cnt++;
+	struct jref *r = malloc((cnt ? cnt : 1) * sizeof(*r));
+	if (!r) {
+		fprintf(stderr, "iobench: --compare: out of memory\n");
+		return -ENOMEM;
+	}
+	cJSON_ArrayForEach(j, jobs)
+	{
+		struct jwhere w = { "--compare", path, i, NULL };
+		if (json_job(&w, j, &r[i].name)) {
+			free(r);
+			return -EINVAL;
+		}
+		r[i].job = j;
+		r[i].idx = i;
+		i++;
+	}
+	qsort(r, cnt, sizeof(*r), jref_cmp);
+	*refs = r;
+	*n = cnt;
+	return 0;
+}
+
+/* Each base job with the new job of the same name and occurrence (the n-th "x" of the
+ * base with the n-th "x" of the new), in the base's order; *np of them. Sorted names make
+ * it O(n log n), not a scan of the other input per job. */
+static int match_jobs(const char *const path[2], const cJSON *const doc[2], struct pair **pairs, size_t *np)
+{
+	struct jref *r[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+	struct pair *p = NULL;
+	int ret = job_refs(path[0], doc[0], &r[0], &n[0]);
+	if (!ret)
+		ret = job_refs(path[1], doc[1], &r[1], &n[1]);
+	if (!ret && !(p = calloc(n[0] ? n[0] : 1, sizeof(*p)))) {
+		fprintf(stderr, "iobench: --compare: out of memory\n");
+		ret = -ENOMEM;
+	}
+	/* Both walk the names in order: j runs through the new input's once. */
+	for (size_t i = 0, j = 0, nth = 0; !ret && i < n[0]; i++) {
+		nth = i && !strcmp(r[0][i].name, r[0][i - 1].name) ? nth + 1 : 0;
+		while (j < n[1] && strcmp(r[1][j].name, r[0][i].name) < 0)
+			j++;
+		size_t k = j + nth;
+		if (k >= n[1] || strcmp(r[1][k].name, r[0][i].name))
+			continue;
+		struct pair *q = &p[r[0][i].idx];
+		q->w[0] = (struct jwhere){ "--compare", path[0], r[0][i].idx, NULL };
+		q->w[1] = (struct jwhere){ "--compare", path[1], r[1][k].idx, NULL };
+		q->job[0] = r[0][i].job;
+		q->job[1] = r[1][k].job;
+		q->name = r[0][i].name;
+	}
+	free(r[0]);
+	free(r[1]);
+	if (ret)
+		free(p);
+	*pairs = ret ? NULL : p;
+	*np = n[0];
+	return ret;
+}
+
+static int compare_all(struct cmp *c, const struct pair *p, size_t n)
+{
+	c->compared = c->regressions = 0;
+	for (size_t i = 0; i < n; i++)
+		for (int d = 0; p[i].name && d < 4; d++)
+			if (compare_dir(c, &p[i], d))
+				return -EINVAL;
+	return 0;
 }
 
 int report_compare(FILE *out, const char *base_path, const char *new_path, bool json, double threshold)
 {
-	static const struct metric metrics[] = {
-		{ "iops", true, true }, { "bw_kib", true, true }, { "clat_mean_us", false, false },
-		{ "clat_p50_us", false, false }, { "clat_p99_us", false, true }, { "clat_p99.9_us", false, false },
-	};
-	static const char *const dirs[] = { "read", "write", "trim", "mixed" };
-	cJSON *a = json_load_result(base_path, "--compare"), *b = a ? json_load_result(new_path, "--compare") : NULL;
-	if (!a || !b) {
-		cJSON_Delete(a);
-		return -EINVAL;
-	}
-	int regressions = 0, compared = 0;
-	if (json)
-		fprintf(out, "{\n  \"comparisons\" : [");
-	else
-		fprintf(out, "%-20s %-6s %-14s %14s %14s %9s\n", "job", "dir", "metric", "base", "new", "delta");
-	const cJSON *ja;
-	cJSON_ArrayForEach(ja, cJSON_GetObjectItem(a, "jobs"))
-	{
-		const char *name = cJSON_GetObjectItem(ja, "jobname")->valuestring;
-		int nth = 0;
-		for (const cJSON *p = cJSON_GetObjectItem(a, "jobs")->child; p != ja; p = p->next)
-			nth += !strcmp(cJSON_GetObjectItem(p, "jobname")->valuestring, name);
-		const cJSON *jb = find_job(b, name, nth);
-		for (int d = 0; jb && d < 4; d++) {
-			const cJSON *da = cJSON_GetObjectItem(ja, dirs[d]), *db = cJSON_GetObjectItem(jb, dirs[d]);
-			bool ok;
-			if (!da || !db || (num(da, "total_ios", &ok) == 0 && num(db, "total_ios", &ok) == 0))
-				continue;
-			for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
-				bool ok1, ok2;
-				double va = metric_value(da, (int)m, &ok1), vb = metric_value(db, (int)m, &ok2);
-				if (!ok1 || !ok2)
-					continue;
-				double delta = va != 0.0 ? (vb - va) * 100.0 / va : 0.0;
-				bool worse = metrics[m].higher_better ? delta < -threshold : delta > threshold;
-				bool regress = threshold >= 0 && metrics[m].gated && worse;
-				regressions += regress;
-				if (json) {
-					fprintf(out, "%s\n    { \"job\" : ", compared ? "," : "");
-					json_print_string(out, name);
-					fprintf(out, ", \"dir\" : \"%s\", \"metric\" : \"%s\", \"base\" : %f, \"new\" : %f, "
-						     "\"delta_pct\" : %f, \"regression\" : %s }",
-						dirs[d], metrics[m].name, va, vb, delta, regress ? "true" : "false");
-				}
-				else
-					fprintf(out, "%-20s %-6s %-14s %14.2f %14.2f %+8.1f%%%s\n", name, dirs[d],
-						metrics[m].name, va, vb, delta, regress ? "  REGRESSION" : "");
-				compared++;
-			}
-		}
-	}
-	if (json)
-		fprintf(out, "\n  ],\n  \"regressions\" : %d\n}\n", regressions);
-	cJSON_Delete(a);
-	cJSON_Delete(b);
-	if (!compared) {
+	const char *path[2] = { base_path, new_path };
+	cJSON *doc[2] = { json_load_result(base_path, "--compare"), NULL };
+	doc[1] = doc[0] ? json_load_result(new_path, "--compare") : NULL;
+	struct pair *pairs = NULL;
+	size_t n = 0;
+	struct cmp c = { NULL, json, threshold, 0, 0 };
+	/* A first pass checks everything that will be read: a refused input prints nothing. */
+	int ret = doc[1] ? match_jobs(path, (const cJSON *const *)doc, &pairs, &n) : -EINVAL;
+	if (!ret)
+		ret = compare_all(&c, pairs, n);
+	if (!ret && !c.compared) {
 		fprintf(stderr, "iobench: --compare: no job and direction in common\n");
-		return -EINVAL;
+		ret = -EINVAL;
 	}
-	if (regressions)
-		fprintf(stderr, "iobench: --compare: %d metric%s past the %.1f%% threshold\n", regressions,
-			regressions > 1 ? "s" : "", threshold);
-	return regressions ? 1 : 0;
+	if (!ret) {
+		c.out = out;
+		if (json)
+			fprintf(out, "{\n  \"comparisons\" : [");
+		else
+			fprintf(out, "%-20s %-6s %-14s %14s %14s %9s\n", "job", "dir", "metric", "base", "new", "delta");
+		compare_all(&c, pairs, n);
+		if (json)
+			fprintf(out, "\n  ],\n  \"regressions\" : %zu\n}\n", c.regressions);
+		if (c.regressions)
+			fprintf(stderr, "iobench: --compare: %zu metric%s past the %.1f%% threshold\n", c.regressions,
+				c.regressions > 1 ? "s" : "", threshold);
+	}
+	free(pairs);
+	cJSON_Delete(doc[0]);
+	cJSON_Delete(doc[1]);
+	return ret ? ret : c.regressions ? 1 : 0;
 }
