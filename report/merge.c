@@ -1,7 +1,8 @@
 /* --merge A.json B.json ...: json+ results of several runs (fio's or ours, e.g. one per pod)
  * become one fio-style document with client_stats: every input job, with a hostname, and
  * an "All clients" entry whose amounts are sums and whose percentiles come from the summed
- * json+ bins, exactly (averaging percentiles would be wrong). */
+ * json+ bins, exactly (averaging percentiles would be wrong). Every value read from an
+ * input is checked first (json_int.h): a bad one refuses the merge, naming it. */
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -19,58 +20,154 @@ struct dir_sum {
 	double io_bytes, total_ios, short_ios, drop_ios, iops, bw_bytes, runtime;
 	double n, min, max, sum, sumsq; /* clat */
 	struct hist bins;
+	uint64_t count; /* of the bins: the sum must fit */
 	bool any;
 };
 
-static double get(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-}
+struct bin {
+	uint64_t value, count;
+};
+
+struct merge {
+	struct dir_sum sum[3];
+	double pct[20];
+	size_t npct;
+	struct bin *bins; /* one input's bins, to look for a key given twice */
+	size_t cap;
+};
+
+static const char *const dirs[] = { "read", "write", "trim" };
 
 static void raw(cJSON *o, const char *k, const char *fmt, double v)
 {
-	char buf[64];
-	if (!strcmp(fmt, "int"))
+	char buf[400]; /* any finite double with %f */
+	if (!isfinite(v))
+		snprintf(buf, sizeof(buf), "null");
+	else if (!strcmp(fmt, "int"))
 		snprintf(buf, sizeof(buf), "%.0f", v);
 	else
 		snprintf(buf, sizeof(buf), "%f", v);
 	cJSON_AddRawToObject(o, k, buf);
 }
 
-static int add_dir(struct dir_sum *s, const cJSON *dir, const char *path)
+/* A bins key: a latency in ns, decimal digits that fit in 64 bits. */
+static bool bin_key(const char *s, uint64_t *v)
 {
-	if (!dir || get(dir, "total_ios") == 0)
+	*v = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || *v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return false;
+		*v = *v * 10 + (uint64_t)(*s - '0');
+	}
+	return true;
+}
+
+static int bin_cmp(const void *x, const void *y)
+{
+	const struct bin *a = x, *b = y;
+	return (a->value > b->value) - (a->value < b->value);
+}
+
+/* The bins of one direction, checked, into m->bins: *n of them, ascending. */
+static int read_bins(struct merge *m, const struct jwhere *w, const cJSON *bins, size_t *n)
+{
+	const cJSON *b;
+	bool sorted = true;
+	*n = 0;
+	cJSON_ArrayForEach(b, bins)
+	{
+		uint64_t v;
+		if (!bin_key(b->string, &v))
+			return json_refuse(w, "clat_ns.bins", b->string, "has a key that is not a latency in ns");
+		if (json_check(w, "clat_ns.bins", b->string, b, cJSON_Number))
+			return -EINVAL;
+		if (b->valuedouble != floor(b->valuedouble))
+			return json_refuse(w, "clat_ns.bins", b->string, "is not a whole number (%g)", b->valuedouble);
+		if (*n == m->cap) {
+			size_t cap = m->cap ? m->cap * 2 : 4096;
+			struct bin *nb = realloc(m->bins, cap * sizeof(*nb));
+			if (!nb)
+				return fprintf(stderr, "iobench: --merge: out of memory\n"), -ENOMEM;
+			m->bins = nb;
+			m->cap = cap;
+		}
+		sorted = sorted && (!*n || v > m->bins[*n - 1].value);
+		m->bins[(*n)++] = (struct bin){ v, (uint64_t)b->valuedouble };
+	}
+	if (!sorted) /* fio writes them ascending: only odd inputs pay for the sort */
+		qsort(m->bins, *n, sizeof(*m->bins), bin_cmp);
+	return 0;
+}
+
+/* Add one direction's bins; a key given twice counts once when its counts agree. */
+static int add_bins(struct merge *m, const struct jwhere *w, const cJSON *bins, struct dir_sum *s)
+{
+	size_t n;
+	int r = read_bins(m, w, bins, &n);
+	for (size_t i = 0; !r && i < n; i++) {
+		const struct bin *b = &m->bins[i];
+		bool twice = i && b->value == b[-1].value;
+		if (twice && b->count == b[-1].count)
+			continue;
+		if (twice || __builtin_add_overflow(s->count, b->count, &s->count)) {
+			char key[24];
+			snprintf(key, sizeof(key), "%" PRIu64, b->value);
+			return json_refuse(w, "clat_ns.bins", key, "%s",
+					   twice ? "appears twice" : "makes the bins of all clients add up past 2^64");
+		}
+		s->bins.bucket[hist_index(b->value)] += b->count;
+	}
+	return r;
+}
+
+/* One direction of a job (w->dir) into s; none, or no I/O, adds nothing. */
+static int add_dir(struct merge *m, const struct jwhere *w, const cJSON *dir, struct dir_sum *s)
+{
+	static const char *const amounts[] = { "io_bytes", "total_ios", "short_ios", "drop_ios",
+					       "iops",	   "bw_bytes",	"runtime" };
+	static const char *const clat_keys[] = { "N", "mean", "stddev", "min", "max" };
+	double a[7], c[5];
+	const cJSON *clat = NULL, *bins = NULL, *pct;
+	for (int i = 0; i < 7; i++)
+		if (json_number(w, dir, NULL, amounts[i], &a[i]) < 0)
+			return -EINVAL;
+	if (a[1] == 0)
 		return 0;
-	const cJSON *clat = cJSON_GetObjectItem(dir, "clat_ns");
-	const cJSON *bins = cJSON_GetObjectItem(clat, "bins");
+	int r = json_member(w, dir, NULL, "clat_ns", cJSON_Object, &clat);
+	if (!r && clat)
+		r = json_member(w, clat, "clat_ns", "bins", cJSON_Object, &bins);
+	if (!r && clat)
+		r = json_member(w, clat, "clat_ns", "percentile", cJSON_Object, &pct);
+	if (r)
+		return r;
 	if (!bins) {
-		fprintf(stderr, "iobench: --merge: '%s' has no json+ bins (run with --output-format=json+)\n", path);
+		fprintf(stderr, "iobench: --merge: '%s' has no json+ bins (run with --output-format=json+)\n", w->path);
 		return -EINVAL;
 	}
-	s->io_bytes += get(dir, "io_bytes");
-	s->total_ios += get(dir, "total_ios");
-	s->short_ios += get(dir, "short_ios");
-	s->drop_ios += get(dir, "drop_ios");
-	s->iops += get(dir, "iops");
-	s->bw_bytes += get(dir, "bw_bytes");
-	if (get(dir, "runtime") > s->runtime)
-		s->runtime = get(dir, "runtime");
-	double n = get(clat, "N"), mean = get(clat, "mean"), sd = get(clat, "stddev");
-	if (!s->any || get(clat, "min") < s->min)
-		s->min = get(clat, "min");
-	if (get(clat, "max") > s->max)
-		s->max = get(clat, "max");
+	for (int i = 0; i < 5; i++)
+		if (json_number(w, clat, "clat_ns", clat_keys[i], &c[i]) < 0)
+			return -EINVAL;
+	if ((r = add_bins(m, w, bins, s)))
+		return r;
+	s->io_bytes += a[0];
+	s->total_ios += a[1];
+	s->short_ios += a[2];
+	s->drop_ios += a[3];
+	s->iops += a[4];
+	s->bw_bytes += a[5];
+	if (a[6] > s->runtime)
+		s->runtime = a[6];
+	double n = c[0], mean = c[1], sd = c[2];
+	if (!s->any || c[3] < s->min)
+		s->min = c[3];
+	if (c[4] > s->max)
+		s->max = c[4];
 	s->n += n;
 	s->sum += n * mean;
 	s->sumsq += (n > 1 ? (n - 1) * sd * sd : 0) + n * mean * mean;
 	s->any = true;
-	const cJSON *b;
-	cJSON_ArrayForEach(b, bins)
-	{
-		uint64_t value = strtoull(b->string, NULL, 10);
-		s->bins.bucket[hist_index(value)] += (uint64_t)b->valuedouble;
-	}
 	return 0;
 }
 
@@ -112,32 +209,99 @@ static void put_dir(cJSON *job, const char *name, const struct dir_sum *s, const
 		}
 }
 
-/* The percentile list of the first job that has one (fio's default otherwise). */
-static size_t percentile_list(const cJSON *job, double *pct)
+/* The percentile list of a direction (its first 20 keys: percentages, ascending): *n of
+ * them, 0 when it has none. */
+static int percentile_list(struct merge *m, const struct jwhere *w, const cJSON *dir)
 {
-	static const double def[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
-	static const char *const dirs[] = { "read", "write", "trim" };
-	for (int d = 0; d < 3; d++) {
-		const cJSON *p = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(job, dirs[d]), "clat_ns"),
-						     "percentile");
-		size_t n = 0;
-		const cJSON *e;
-		cJSON_ArrayForEach(e, p) if (n < 20) pct[n++] = strtod(e->string, NULL);
-		if (n)
-			return n;
+	const cJSON *clat, *p = NULL, *e;
+	int r = json_member(w, dir, NULL, "clat_ns", cJSON_Object, &clat);
+	if (!r && clat)
+		r = json_member(w, clat, "clat_ns", "percentile", cJSON_Object, &p);
+	size_t n = 0;
+	cJSON_ArrayForEach(e, p)
+	{
+		if (r || n == 20)
+			break;
+		char *end;
+		double v = strtod(e->string, &end);
+		if (end == e->string || *end || !(v > 0 && v <= 100) || (n && v < m->pct[n - 1]))
+			return json_refuse(w, "clat_ns.percentile", e->string,
+					   "has a key that is not a percentage (ascending, 0 to 100)");
+		m->pct[n++] = v;
 	}
-	memcpy(pct, def, sizeof(def));
-	return sizeof(def) / sizeof(def[0]);
+	m->npct = r ? 0 : n;
+	return r;
+}
+
+/* One job (w->job): its directions added up; the first percentile list is the one used. */
+static int merge_job(struct merge *m, struct jwhere *w, const cJSON *job)
+{
+	const char *name;
+	int r = json_job(w, job, &name);
+	for (int d = 0; !r && d < 3; d++) {
+		const cJSON *dir;
+		w->dir = NULL;
+		r = json_member(w, job, NULL, dirs[d], cJSON_Object, &dir);
+		w->dir = dirs[d];
+		if (!r && dir && !m->npct)
+			r = percentile_list(m, w, dir);
+		if (!r && dir)
+			r = add_dir(m, w, dir, &m->sum[d]);
+	}
+	w->dir = NULL;
+	if (!r && !m->npct) { /* the first job has none: fio's default list */
+		static const double def[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
+		memcpy(m->pct, def, sizeof(def));
+		m->npct = sizeof(def) / sizeof(def[0]);
+	}
+	return r;
+}
+
+/* One input: its jobs, checked, moved (not copied) into clients with a hostname. */
+static int merge_file(struct merge *m, cJSON *clients, const char *path)
+{
+	cJSON *doc = json_load_result(path, "--merge");
+	if (!doc)
+		return -EINVAL;
+	char name[PATH_MAX];
+	snprintf(name, sizeof(name), "%s", path);
+	char *host = basename(name), *dot = strrchr(host, '.');
+	if (dot && !strcmp(dot, ".json"))
+		*dot = '\0';
+	cJSON *jobs = cJSON_GetObjectItemCaseSensitive(doc, "jobs"), *next;
+	int r = 0;
+	size_t i = 0;
+	for (cJSON *job = jobs->child; job && !r; job = next, i++) {
+		struct jwhere w = { "--merge", path, i, NULL };
+		next = job->next;
+		r = merge_job(m, &w, job);
+		if (r)
+			break;
+		cJSON_DetachItemViaPointer(jobs, job);
+		if (!cJSON_GetObjectItemCaseSensitive(job, "hostname"))
+			cJSON_AddStringToObject(job, "hostname", host);
+		cJSON_AddItemToArray(clients, job);
+	}
+	cJSON_Delete(doc);
+	return r;
+}
+
+static void put_all(cJSON *clients, const struct merge *m)
+{
+	cJSON *all = cJSON_CreateObject();
+	cJSON_AddItemToArray(clients, all);
+	cJSON_AddStringToObject(all, "jobname", "All clients");
+	raw(all, "groupid", "int", 0);
+	raw(all, "error", "int", 0);
+	for (int d = 0; d < 3; d++)
+		put_dir(all, dirs[d], &m->sum[d], m->pct, m->npct);
 }
 
 int report_merge(FILE *out, char *const *paths, int n)
 {
-	static const char *const dirs[] = { "read", "write", "trim" };
-	struct dir_sum *sum = calloc(3, sizeof(*sum));
+	struct merge *m = calloc(1, sizeof(*m));
 	cJSON *root = cJSON_CreateObject(), *clients = NULL;
-	double pct[20];
-	size_t npct = 0;
-	int ret = sum && root ? 0 : -ENOMEM;
+	int ret = m && root ? 0 : -ENOMEM;
 	if (!ret) {
 		cJSON_AddStringToObject(root, "fio version", "iobench-" IOBENCH_VERSION);
 		struct timeval tv;
@@ -149,44 +313,16 @@ int report_merge(FILE *out, char *const *paths, int n)
 		cJSON_AddStringToObject(root, "time", when);
 		clients = cJSON_AddArrayToObject(root, "client_stats");
 	}
-	for (int i = 0; i < n && !ret; i++) {
-		cJSON *doc = json_load_result(paths[i], "--merge");
-		if (!doc) {
-			ret = -EINVAL;
-			break;
-		}
-		char name[PATH_MAX];
-		snprintf(name, sizeof(name), "%s", paths[i]);
-		char *host = basename(name), *dot = strrchr(host, '.');
-		if (dot && !strcmp(dot, ".json"))
-			*dot = '\0';
-		const cJSON *job;
-		cJSON_ArrayForEach(job, cJSON_GetObjectItem(doc, "jobs"))
-		{
-			if (!npct)
-				npct = percentile_list(job, pct);
-			for (int d = 0; d < 3 && !ret; d++)
-				ret = add_dir(&sum[d], cJSON_GetObjectItem(job, dirs[d]), paths[i]);
-			cJSON *copy = cJSON_Duplicate(job, 1);
-			if (copy && !cJSON_GetObjectItem(copy, "hostname"))
-				cJSON_AddStringToObject(copy, "hostname", host);
-			if (copy)
-				cJSON_AddItemToArray(clients, copy);
-		}
-		cJSON_Delete(doc);
-	}
+	for (int i = 0; i < n && !ret; i++)
+		ret = merge_file(m, clients, paths[i]);
 	if (!ret) {
-		cJSON *all = cJSON_CreateObject();
-		cJSON_AddItemToArray(clients, all);
-		cJSON_AddStringToObject(all, "jobname", "All clients");
-		raw(all, "groupid", "int", 0);
-		raw(all, "error", "int", 0);
-		for (int d = 0; d < 3; d++)
-			put_dir(all, dirs[d], &sum[d], pct, npct);
+		put_all(clients, m);
 		json_print_fio(out, root, 0);
 		fputc('\n', out);
 	}
 	cJSON_Delete(root);
-	free(sum);
+	if (m)
+		free(m->bins);
+	free(m);
 	return ret;
 }
