@@ -249,23 +249,33 @@ static int program_option(const char *key, const char *val, const char *next, st
 	return 1;
 }
 
-static int job_option(const char *key, const char *val, struct run_cfg *cfg, struct job *job)
+/* Keywords and arithmetic in a value ("(2*$ncpus)g"); the option name as it was given. */
+static int job_option(const char *key, const struct option_def *def, const char *val,
+		      struct run_cfg *cfg, struct job *job)
 {
-	char expanded[4096];
+	char *expanded = NULL;
 	if (val) {
 		struct sys_values sv;
 		sys_values_read(&sv);
-		int ret = expr_substitute(val, &sv, expanded, sizeof(expanded));
+		int ret = expr_substitute(val, &sv, def->type != OPT_STR, &expanded);
 		if (ret) {
-			fprintf(stderr, "iobench: --%s: cannot evaluate '%s'\n", key, val);
+			/* A long value is cut short in the message, which stays one line. */
+			fprintf(stderr, "iobench: --%s: cannot evaluate '%.200s%s': %s\n", key, val,
+				strlen(val) > 200 ? "..." : "", expr_why(ret));
 			return ret;
 		}
 		val = expanded;
 	}
-	if (job)
-		return opt_list_add(&job->given, key, val, NULL, 0);
-	int ret = opt_list_add(&cfg->cmdline_globals, key, val, NULL, 0);
-	return ret ? ret : opt_list_add(&cfg->globals, key, val, NULL, 0);
+	int ret;
+	if (job) {
+		ret = opt_list_add(&job->given, key, val, NULL, 0);
+	} else {
+		ret = opt_list_add(&cfg->cmdline_globals, key, val, NULL, 0);
+		if (!ret)
+			ret = opt_list_add(&cfg->globals, key, val, NULL, 0);
+	}
+	free(expanded);
+	return ret;
 }
 
 /* --section must be known before the first job file is read, wherever it stands. */
@@ -360,7 +370,7 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 				return CLI_ERROR;
 			job->file_index = nfiles;
 		}
-		if (job_option(key, val, cfg, job))
+		if (job_option(key, def, val, cfg, job))
 			return CLI_ERROR;
 	}
 	return CLI_RUN;

@@ -129,9 +129,9 @@ static int jf_section(struct jf_state *st, const char *file, char *line, int lin
 	return opt_list_copy(&job->inherit, &st->globals);
 }
 
-/* ${VAR}, then the reserved keywords and arithmetic. */
+/* ${VAR}, then the reserved keywords and arithmetic; *out is malloc'd. */
 static int jf_value(struct jf_state *st, const char *file, int lineno, const char *key, const char *val,
-		    char *out, size_t len)
+		    char **out)
 {
 	char env[MAX_LINE], var[256];
 	int ret = expand_env(val, env, sizeof(env), var, sizeof(var));
@@ -140,11 +140,13 @@ static int jf_value(struct jf_state *st, const char *file, int lineno, const cha
 			key, var);
 		return -EINVAL;
 	}
-	if (!ret)
-		ret = expr_substitute(env, &st->sys, out, len);
+	if (!ret) {
+		const struct option_def *def = option_find(key);
+		ret = expr_substitute(env, &st->sys, !def || def->type != OPT_STR, out);
+	}
 	if (ret) {
-		fprintf(stderr, "iobench: %s:%d: %s: cannot evaluate '%s'%s\n", file, lineno, key, val,
-			ret == -EDOM ? ": division by zero" : ret == -E2BIG ? ": too long" : "");
+		fprintf(stderr, "iobench: %s:%d: %s: cannot evaluate '%.200s%s': %s\n", file, lineno, key, val,
+			strlen(val) > 200 ? "..." : "", expr_why(ret));
 		return -EINVAL;
 	}
 	return 0;
@@ -184,7 +186,7 @@ static int jf_include(struct jf_state *st, const char *file, int lineno, const c
 static int jf_option(struct jf_state *st, const char *file, char *line, int lineno)
 {
 	char *eq = strchr(line, '=');
-	char *key = line, *val = NULL;
+	char *key = line, *val = NULL, *expanded = NULL;
 	if (eq) {
 		*eq = '\0';
 		val = trim(eq + 1);
@@ -198,19 +200,24 @@ static int jf_option(struct jf_state *st, const char *file, char *line, int line
 	}
 	if (st->skipping)
 		return 0;
-	char expanded[MAX_LINE];
 	if (val) {
-		int ret = jf_value(st, file, lineno, key, val, expanded, sizeof(expanded));
+		int ret = jf_value(st, file, lineno, key, val, &expanded);
 		if (ret)
 			return ret;
 		val = expanded;
 	}
 	/* Unknown options are reported when the job is resolved, after its engine is
 	 * checked: an unsupported engine's own options then do not hide the real reason. */
-	if (st->job)
-		return opt_list_add(&st->job->given, key, val, file, lineno);
-	int ret = opt_list_add(&st->globals, key, val, file, lineno);
-	return ret ? ret : opt_list_add(&st->cfg->globals, key, val, file, lineno);
+	int ret;
+	if (st->job) {
+		ret = opt_list_add(&st->job->given, key, val, file, lineno);
+	} else {
+		ret = opt_list_add(&st->globals, key, val, file, lineno);
+		if (!ret)
+			ret = opt_list_add(&st->cfg->globals, key, val, file, lineno);
+	}
+	free(expanded);
+	return ret;
 }
 
 static bool is_text(const char *buf, size_t len)
