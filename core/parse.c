@@ -19,6 +19,14 @@ static bool only_space(const char *s)
 	return *skip_space(s) == '\0';
 }
 
+/* fio's numbers are decimal unless they start with 0x: "010" is ten, not eight. */
+static int number_base(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 /* Multiply with overflow check. */
 static int mul_u64(uint64_t a, uint64_t b, uint64_t *out)
 {
@@ -78,7 +86,7 @@ int parse_size(const char *s, unsigned kb_base, uint64_t *out)
 		return -EINVAL;
 	errno = 0;
 	char *end;
-	uint64_t whole = strtoull(s, &end, 0);
+	uint64_t whole = strtoull(s, &end, number_base(s));
 	if (errno == ERANGE)
 		return -ERANGE;
 	uint64_t frac_num = 0, frac_den = 1;
@@ -179,7 +187,7 @@ int parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
 		return -EINVAL;
 	errno = 0;
 	char *end;
-	long long v = strtoll(s, &end, 0);
+	long long v = strtoll(s, &end, number_base(s));
 	if (end == s || !only_space(end))
 		return -EINVAL;
 	if (errno == ERANGE || v < min || v > max)

@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* "16m", "4k", "1g", "4096", "1KiB"... k/m/g/t/p (with optional b or i) multiply by
- * kb_base^n; the three-letter kib/mib/gib/tib/pib take the other base (1000 <-> 1024),
- * as fio 3.33 does. */
+/* "16m", "4k", "1g", "4096", "0x1000" (decimal unless 0x), "1KiB"... k/m/g/t/p (with
+ * optional b or i) multiply by kb_base^n; the three-letter kib/mib/gib/tib/pib take the
+ * other base (1000 <-> 1024), as fio 3.33 does. -ERANGE beyond 64 bits. */
 int parse_size(const char *s, unsigned kb_base, uint64_t *out);
 
 /* "30", "30s", "500ms", "10us", "2m", "1h", "1d"; a bare number is in default_unit_us
@@ -17,7 +17,7 @@ int parse_time_us(const char *s, uint64_t default_unit_us, uint64_t *out_us);
 /* "1", "0", "true", "false", "yes", "no", "on", "off"; NULL or "" means true. */
 int parse_bool(const char *s, bool *out);
 
-/* A decimal (or 0x hex) integer within [min, max]. */
+/* A decimal (or 0x hex; "010" is ten, as in fio) integer within [min, max]. */
 int parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
 
 /* "4k-64k" or "4k:64k" into lo/hi sizes; a single size gives lo == hi. */

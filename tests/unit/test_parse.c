@@ -125,6 +125,20 @@ static void test_int_and_range(void **state)
 	assert_int_equal(parse_size_range("64k:4k", 1024, &lo, &hi), -ERANGE);
 }
 
+/* As fio: decimal unless 0x ("010" is ten, not eight). */
+static void test_decimal_numbers(void **state)
+{
+	int64_t i;
+	assert_int_equal(size_of("010m", 1024), 10485760);
+	assert_int_equal(size_of("0X10", 1024), 16);
+	assert_int_equal(parse_int("010", 0, 100, &i), 0);
+	assert_int_equal(i, 10);
+	assert_int_equal(parse_int("0x10", 0, 100, &i), 0);
+	assert_int_equal(i, 16);
+	assert_int_equal(parse_int("-010", -100, 100, &i), 0);
+	assert_int_equal(i, -10);
+}
+
 static void test_option_table(void **state)
 {
 	struct job_opts o;
@@ -163,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_int_and_range),
 		cmocka_unit_test(test_option_table),
+		cmocka_unit_test(test_decimal_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
