@@ -14,7 +14,7 @@
 
 static int bad(char *e, size_t n, const char *what, const char *v)
 {
-	snprintf(e, n, "cannot parse '%s' as %s", v, what);
+	snprintf(e, n, "cannot parse '%.*s%s' as %s", SHOWN(v), what);
 	return -EINVAL;
 }
 
@@ -175,7 +175,7 @@ int opt_parse_rwmixwrite(struct job_opts *o, const struct option_def *d, const c
 	int64_t i;
 	int ret = parse_int(v, 0, 100, &i);
 	if (ret == -ERANGE) {
-		snprintf(e, n, "'%s' is out of range (0 to 100)", v);
+		snprintf(e, n, "'%.*s%s' is out of range (0 to 100)", SHOWN(v));
 		return ret;
 	}
 	if (ret)
@@ -195,16 +195,16 @@ int opt_parse_size_pct(struct job_opts *o, const struct option_def *d, const cha
 		int64_t p;
 		snprintf(buf, sizeof(buf), "%.*s", (int)(len - 1), v);
 		if (parse_int(buf, 1, 100, &p)) {
-			snprintf(e, n, "'%s' is not a percentage from 1%% to 100%%", v);
+			snprintf(e, n, "'%.*s%s' is not a percentage from 1%% to 100%%", SHOWN(v));
 			return -ERANGE;
 		}
 		*pct = (unsigned)p;
 		*bytes = 0;
 		return 0;
 	}
-	int ret = parse_size(v, o->kb_base, bytes);
+	int ret = parse_file_size(v, o->kb_base, bytes);
 	if (ret)
-		snprintf(e, n, ret == -ERANGE ? "'%s' does not fit in 64 bits" : "cannot parse '%s' as a size", v);
+		parse_size_error(e, n, v, ret);
 	else
 		*pct = 0;
 	return ret;
@@ -212,8 +212,18 @@ int opt_parse_size_pct(struct job_opts *o, const struct option_def *d, const cha
 
 int opt_parse_filesize(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
 {
-	if (parse_size_range(v, o->kb_base, &o->filesize_lo, &o->filesize_hi) || !o->filesize_lo)
+	uint64_t lo, hi;
+	int ret = parse_size_range(v, o->kb_base, &lo, &hi);
+	if (!ret && hi > (uint64_t)INT64_MAX)
+		ret = -EFBIG;
+	if (ret == -ERANGE || ret == -EFBIG) {
+		parse_size_error(e, n, v, ret);
+		return ret;
+	}
+	if (ret || !lo)
 		return bad(e, n, "a size or size range", v);
+	o->filesize_lo = lo;
+	o->filesize_hi = hi;
 	return 0;
 }
 
@@ -238,7 +248,8 @@ int opt_parse_file_service(struct job_opts *o, const struct option_def *d, const
 			 (int)len, v);
 		return -ENOTSUP;
 	}
-	snprintf(e, n, "unknown type '%.*s' (roundrobin, sequential, random)", (int)len, v);
+	snprintf(e, n, "unknown type '%.*s%s' (roundrobin, sequential, random)", len > 200 ? 200 : (int)len, v,
+		 len > 200 ? "..." : "");
 	return -EINVAL;
 }
 
@@ -330,7 +341,7 @@ int opt_parse_distribution(struct job_opts *o, const struct option_def *d, const
 		dist->center = c;
 		return 0;
 	}
-	snprintf(e, n, "unknown distribution '%s' (random, zipf:t, pareto:h, normal:s, zoned:...)", v);
+	snprintf(e, n, "unknown distribution '%.*s%s' (random, zipf:t, pareto:h, normal:s, zoned:...)", SHOWN(v));
 	return -EINVAL;
 }
 

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -217,6 +218,28 @@ int parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi
 	if (!ret)
 		ret = parse_size(sep + 1, kb_base, hi);
 	if (!ret && *hi < *lo)
-		return -ERANGE;
+		return -EDOM;
 	return ret;
+}
+
+int parse_file_size(const char *s, unsigned kb_base, uint64_t *out)
+{
+	uint64_t v;
+	int ret = parse_size(s, kb_base, &v);
+	if (!ret && v > (uint64_t)INT64_MAX)
+		return -EFBIG;
+	if (!ret)
+		*out = v;
+	return ret;
+}
+
+void parse_size_error(char *e, size_t n, const char *v, int err)
+{
+	if (err == -ERANGE)
+		snprintf(e, n, "'%.*s%s' does not fit in 64 bits (out of range)", SHOWN(v));
+	else if (err == -EFBIG)
+		snprintf(e, n, "'%.*s%s' is out of range (larger than a file can hold: %lld bytes at most)", SHOWN(v),
+			 (long long)INT64_MAX);
+	else
+		snprintf(e, n, "cannot parse '%.*s%s' as a size", SHOWN(v));
 }

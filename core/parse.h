@@ -3,7 +3,13 @@
 #ifndef IOBENCH_PARSE_H
 #define IOBENCH_PARSE_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* printf arguments for "%.*s%s": a value quoted in a message, cut after 200 bytes (with
+ * "..."), so that the message stays short and its reason is not cut off instead. */
+#define SHOWN(v) 200, (v), strlen(v) > 200 ? "..." : ""
 
 /* "16m", "4k", "1g", "4096", "0x1000" (decimal unless 0x), "1KiB"... k/m/g/t/p (with
  * optional b or i) multiply by kb_base^n; the three-letter kib/mib/gib/tib/pib take the
@@ -20,7 +26,14 @@ int parse_bool(const char *s, bool *out);
 /* A decimal (or 0x hex; "010" is ten, as in fio) integer within [min, max]. */
 int parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
 
-/* "4k-64k" or "4k:64k" into lo/hi sizes; a single size gives lo == hi. */
+/* "4k-64k" or "4k:64k" into lo/hi sizes; a single size gives lo == hi; -EDOM when hi < lo. */
 int parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi);
+
+/* A size a file can hold (size=, offset=, io_size=...): parse_size, and -EFBIG above
+ * INT64_MAX, off_t's limit. */
+int parse_file_size(const char *s, unsigned kb_base, uint64_t *out);
+
+/* The message for a parse_size or parse_file_size error about v ("out of range"...). */
+void parse_size_error(char *e, size_t n, const char *v, int err);
 
 #endif
