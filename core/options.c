@@ -65,6 +65,13 @@ int option_set(struct job_opts *o, const struct option_def *def, const char *val
 		snprintf(err, errlen, "needs a value");
 		return -EINVAL;
 	}
+	/* "bs=" is not the default block size, nor "direct=" a flag: as fio, an empty value
+	 * is refused, but for text (name=, filename=...) and log names (a bare flag's). */
+	if (value && !value[strspn(value, " \t")] && def->type != OPT_STR && def->type != OPT_NOOP &&
+	    def->type != OPT_UNSUPPORTED && def->parse != opt_parse_logname) {
+		snprintf(err, errlen, "the value is empty");
+		return -EINVAL;
+	}
 	switch (def->type) {
 	case OPT_STR:
 		if (strlen(value) >= def->size) {

@@ -180,6 +180,29 @@ static void test_size_messages(void **state)
 	assert_int_equal(option_set(&o, option_find("size"), "7e", e, sizeof(e)), 0);
 }
 
+/* An empty value is refused for every option that is not text (fio refuses bs= too). */
+static void test_empty_values(void **state)
+{
+	static const char *const refused[] = { "bs", "size", "offset", "filesize", "io_size", "iodepth",
+					       "direct", "runtime", "rw", "percentile_list", "verify_interval",
+					       "rate", "bsrange", "bssplit", "random_distribution" };
+	struct job_opts o;
+	char err[256];
+	options_defaults(&o);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(option_set(&o, option_find(refused[i]), "", err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, "the value is empty");
+		assert_int_equal(option_set(&o, option_find(refused[i]), "  ", err, sizeof(err)), -EINVAL);
+	}
+	assert_int_equal(o.bs[DDIR_READ], 4096);
+	assert_int_equal(option_set(&o, option_find("description"), "", err, sizeof(err)), 0);
+	assert_int_equal(option_set(&o, option_find("filename"), "", err, sizeof(err)), 0);
+	assert_int_equal(option_set(&o, option_find("write_bw_log"), "", err, sizeof(err)), 0);
+	assert_int_equal(option_set(&o, option_find("bs"), ",8k", err, sizeof(err)), 0);
+	assert_int_equal(o.bs[DDIR_WRITE], 8192);
+}
+
 static void test_option_table(void **state)
 {
 	struct job_opts o;
@@ -221,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_decimal_numbers),
 		cmocka_unit_test(test_file_sizes),
 		cmocka_unit_test(test_size_messages),
+		cmocka_unit_test(test_empty_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
