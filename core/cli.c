@@ -2,6 +2,7 @@
 #include "core/cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,7 +183,7 @@ static int program_option(const char *key, const char *val, const char *next, st
 		char *end;
 		*consumed = !val && next;
 		double t = v ? strtod(v, &end) : -1;
-		if (!v || end == v || *end || t < 0) {
+		if (!v || end == v || *end || !(t >= 0 && isfinite(t))) { /* not NaN either */
 			fprintf(stderr, "iobench: --compare-threshold: '%s' is not a percentage\n", v ? v : "");
 			return -1;
 		}

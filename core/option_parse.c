@@ -194,7 +194,7 @@ int opt_parse_size_pct(struct job_opts *o, const struct option_def *d, const cha
 		char buf[32];
 		int64_t p;
 		snprintf(buf, sizeof(buf), "%.*s", (int)(len - 1), v);
-		if (parse_int(buf, 1, 100, &p)) {
+		if (len > sizeof(buf) || parse_int(buf, 1, 100, &p)) {
 			snprintf(e, n, "'%.*s%s' is not a percentage from 1%% to 100%%", SHOWN(v));
 			return -ERANGE;
 		}
@@ -258,6 +258,8 @@ static int parse_zones(struct distribution *dist, const char *list, bool abs, un
 	char buf[4096];
 	unsigned total = 0;
 	uint64_t size_total = 0;
+	if (strlen(list) >= sizeof(buf))
+		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%s", list);
 	char *save = NULL;
 	dist->nzones = 0;
@@ -324,12 +326,12 @@ int opt_parse_distribution(struct job_opts *o, const struct option_def *d, const
 			continue;
 		char *end;
 		double p = strtod(v + len + 1, &end), c = -1.0;
-		if (end == v + len + 1 || p <= kinds[i].min || p > kinds[i].max)
+		if (end == v + len + 1 || !(p > kinds[i].min && p <= kinds[i].max)) /* NaN too */
 			return bad(e, n, "a distribution parameter", v);
 		if (*end == ':') {
 			char *end2;
 			c = strtod(end + 1, &end2);
-			if (end2 == end + 1 || *end2 || c < 0.0 || c > 1.0)
+			if (end2 == end + 1 || *end2 || !(c >= 0.0 && c <= 1.0))
 				return bad(e, n, "a distribution center (0 to 1)", v);
 		} else if (*end) {
 			return bad(e, n, "a distribution", v);
@@ -377,8 +379,9 @@ int opt_parse_startdelay(struct job_opts *o, const struct option_def *d, const c
 {
 	char buf[64];
 	const char *dash = strchr(v, '-');
-	snprintf(buf, sizeof(buf), "%.*s", dash ? (int)(dash - v) : (int)strlen(v), v);
-	if (parse_time_us(buf, d->unit, &o->startdelay_us[0]))
+	size_t len = dash ? (size_t)(dash - v) : strlen(v);
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, v);
+	if (len >= sizeof(buf) || parse_time_us(buf, d->unit, &o->startdelay_us[0]))
 		return bad(e, n, "a time or time range", v);
 	o->startdelay_us[1] = o->startdelay_us[0];
 	if (dash && (parse_time_us(dash + 1, d->unit, &o->startdelay_us[1]) ||
@@ -465,6 +468,8 @@ int opt_parse_pattern(struct job_opts *o, const struct option_def *d, const char
 int opt_parse_cpus(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
 {
 	char buf[1024];
+	if (strlen(v) >= sizeof(buf))
+		return bad(e, n, "a CPU list (0-3,6; 1023 characters at most)", v);
 	snprintf(buf, sizeof(buf), "%s", v);
 	memset(o->cpus_allowed, 0, sizeof(o->cpus_allowed));
 	o->ncpus_allowed = 0;
@@ -518,12 +523,14 @@ int opt_parse_percentiles(struct job_opts *o, const struct option_def *d, const 
 {
 	char buf[512];
 	unsigned cnt = 0;
+	if (strlen(v) >= sizeof(buf))
+		return bad(e, n, "a percentile list (511 characters at most)", v);
 	snprintf(buf, sizeof(buf), "%s", v);
 	char *save = NULL;
 	for (char *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
 		char *end;
 		double p = strtod(t, &end);
-		if (end == t || *end || p <= 0.0 || p > 100.0 || cnt >= 20)
+		if (end == t || *end || !(p > 0.0 && p <= 100.0) || cnt >= 20) /* NaN too */
 			return bad(e, n, "a percentile list (up to 20 values in (0, 100], joined with ':')", v);
 		o->pct_list[cnt++] = p;
 	}

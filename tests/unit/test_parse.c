@@ -203,6 +203,34 @@ static void test_empty_values(void **state)
 	assert_int_equal(o.bs[DDIR_WRITE], 8192);
 }
 
+/* Limits that a long or odd value used to get around: no silent truncation, no NaN. */
+static void test_hostile_values(void **state)
+{
+	struct job_opts o;
+	char err[256], v[2048];
+	options_defaults(&o);
+	assert_int_equal(option_set(&o, option_find("size"), "00000000000000000000000000000050%", err,
+				    sizeof(err)), -ERANGE);
+	assert_int_equal(option_set(&o, option_find("size"), "50%", err, sizeof(err)), 0);
+	assert_int_equal(option_set(&o, option_find("percentile_list"), "nan:50", err, sizeof(err)), -EINVAL);
+	assert_int_equal(option_set(&o, option_find("random_distribution"), "zipf:nan", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(option_set(&o, option_find("random_distribution"), "normal:10:nan", err,
+				    sizeof(err)), -EINVAL);
+	/* "0,0,0,...,7": the 7 past 1023 characters was dropped without a word */
+	size_t n = 0;
+	while (n < 1100)
+		n += (size_t)sprintf(v + n, "0,");
+	sprintf(v + n, "7");
+	assert_int_equal(option_set(&o, option_find("cpus_allowed"), v, err, sizeof(err)), -EINVAL);
+	memset(v, '0', 600);
+	sprintf(v + 600, "50");
+	assert_int_equal(option_set(&o, option_find("percentile_list"), v, err, sizeof(err)), -EINVAL);
+	memset(v, '0', 100);
+	sprintf(v + 100, "1s");
+	assert_int_equal(option_set(&o, option_find("startdelay"), v, err, sizeof(err)), -EINVAL);
+}
+
 static void test_option_table(void **state)
 {
 	struct job_opts o;
@@ -245,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_file_sizes),
 		cmocka_unit_test(test_size_messages),
 		cmocka_unit_test(test_empty_values),
+		cmocka_unit_test(test_hostile_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
