@@ -10,6 +10,8 @@
 #include "core/parse.h"
 #include "core/options.h"
 
+#define MAX_JOBS 4096 /* fio's REAL_MAX_JOBS (jobfile.c has the same limit) */
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -366,6 +368,10 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 			i++;
 		}
 		if (strcmp(def->name, "name") == 0) {
+			if (cfg->njobs >= MAX_JOBS) {
+				fprintf(stderr, "iobench: --name: too many jobs (%d at most)\n", MAX_JOBS);
+				return CLI_ERROR;
+			}
 			job = run_cfg_add_job(cfg);
 			if (!job)
 				return CLI_ERROR;

@@ -18,6 +18,8 @@
 #define MAX_LINE 8192                /* characters in a line, the newline not counted */
 #define MAX_INCLUDE_DEPTH 16
 #define MAX_FILE_BYTES (16u << 20)   /* a job file with what it includes; stdin too */
+#define MAX_JOBS 4096                /* fio's REAL_MAX_JOBS (cli.c has the same limit) */
+#define MAX_OPTS (1u << 20)          /* job options held, [global] copied into each job */
 
 static char *trim(char *s)
 {
@@ -83,6 +85,7 @@ struct jf_state {
 	const char *stack[MAX_INCLUDE_DEPTH];
 	unsigned depth;
 	size_t bytes;            /* read so far from this job file and its includes */
+	size_t nopts;            /* options held by the run's jobs (each job's [global] copy too) */
 };
 
 static bool section_wanted(const struct run_cfg *cfg, const char *name)
@@ -123,13 +126,22 @@ static int jf_section(struct jf_state *st, const char *file, char *line, int lin
 		st->skipping = true;
 		return 0;
 	}
-	struct job *job = run_cfg_add_job(st->cfg);
-	if (!job)
-		return -ENOMEM;
-	if (strlen(name) >= sizeof(job->o.name)) {
+	if (strlen(name) >= sizeof(((struct job *)0)->o.name)) {
 		fprintf(stderr, "iobench: %s:%d: section name is too long\n", file, lineno);
 		return -EINVAL;
 	}
+	if (st->cfg->njobs >= MAX_JOBS) {
+		fprintf(stderr, "iobench: %s:%d: too many jobs (%d at most)\n", file, lineno, MAX_JOBS);
+		return -E2BIG;
+	}
+	if ((st->nopts += st->globals.n) > MAX_OPTS) {
+		fprintf(stderr, "iobench: %s:%d: too many options (%u at most, each job's copy of [global] counted)\n",
+			file, lineno, MAX_OPTS);
+		return -E2BIG;
+	}
+	struct job *job = run_cfg_add_job(st->cfg);
+	if (!job)
+		return -ENOMEM;
 	snprintf(job->o.name, sizeof(job->o.name), "%s", name);
 	job->file = file;
 	job->line = lineno;
@@ -210,6 +222,17 @@ static int jf_include(struct jf_state *st, const char *file, int lineno, const c
 	return jf_parse_file(st, path, file, lineno);
 }
 
+static int jf_add(struct jf_state *st, struct opt_list *l, const char *file, int lineno,
+		  const char *key, const char *val)
+{
+	if (++st->nopts > MAX_OPTS) {
+		fprintf(stderr, "iobench: %s:%d: too many options (%u at most, each job's copy of [global] counted)\n",
+			file, lineno, MAX_OPTS);
+		return -E2BIG;
+	}
+	return opt_list_add(l, key, val, file, lineno);
+}
+
 static int jf_option(struct jf_state *st, const char *file, char *line, int lineno)
 {
 	char *eq = strchr(line, '=');
@@ -237,11 +260,11 @@ static int jf_option(struct jf_state *st, const char *file, char *line, int line
 	 * checked: an unsupported engine's own options then do not hide the real reason. */
 	int ret;
 	if (st->job) {
-		ret = opt_list_add(&st->job->given, key, val, file, lineno);
+		ret = jf_add(st, &st->job->given, file, lineno, key, val);
 	} else {
-		ret = opt_list_add(&st->globals, key, val, file, lineno);
+		ret = jf_add(st, &st->globals, file, lineno, key, val);
 		if (!ret)
-			ret = opt_list_add(&st->cfg->globals, key, val, file, lineno);
+			ret = jf_add(st, &st->cfg->globals, file, lineno, key, val);
 	}
 	free(expanded);
 	return ret;
@@ -381,9 +404,18 @@ static int jf_parse_stream(struct jf_state *st, FILE *f, const char *name)
 	return ret;
 }
 
+/* Options the run's jobs hold already (earlier job files, the command line). */
+static size_t opts_held(const struct run_cfg *cfg)
+{
+	size_t n = cfg->globals.n;
+	for (size_t i = 0; i < cfg->njobs; i++)
+		n += cfg->jobs[i].inherit.n + cfg->jobs[i].given.n;
+	return n;
+}
+
 int jobfile_parse_buffer(const char *data, size_t len, const char *label, struct run_cfg *cfg)
 {
-	struct jf_state st = { .cfg = cfg, .file_index = 1 };
+	struct jf_state st = { .cfg = cfg, .file_index = 1, .nopts = opts_held(cfg) };
 	const char *name = keep_name(cfg, label);
 	FILE *f = len ? fmemopen((void *)data, len, "r") : NULL;
 	int ret = name && f ? 0 : -ENOMEM;
@@ -398,7 +430,7 @@ int jobfile_parse_buffer(const char *data, size_t len, const char *label, struct
 
 int jobfile_parse(const char *path, struct run_cfg *cfg, unsigned file_index)
 {
-	struct jf_state st = { .cfg = cfg, .file_index = file_index };
+	struct jf_state st = { .cfg = cfg, .file_index = file_index, .nopts = opts_held(cfg) };
 	size_t jobs_before = cfg->njobs;
 	sys_values_read(&st.sys);
 	int ret = jf_parse_file(&st, path, NULL, 0);
