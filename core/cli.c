@@ -42,31 +42,38 @@ static void usage(FILE *out)
 		fprintf(out, "  --%-22s %s\n", option_table[i].name, option_table[i].help);
 }
 
+static unsigned format_bit(const char *name)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} formats[] = { { "normal", FMT_NORMAL }, { "json", FMT_JSON }, { "json+", FMT_JSON_PLUS },
+			{ "terse", FMT_TERSE }, { "csv", FMT_CSV }, { "html", FMT_HTML } };
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(name, formats[i].name))
+			return formats[i].bit;
+	return 0;
+}
+
+/* "json,terse,...": a list of any length (a format named twice is printed once). */
 static int parse_formats(const char *v, unsigned *formats)
 {
-	char buf[128];
+	char *buf = strdup(v);
 	unsigned f = 0;
-	snprintf(buf, sizeof(buf), "%s", v);
+	if (!buf)
+		return -ENOMEM;
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "normal") == 0)
-			f |= FMT_NORMAL;
-		else if (strcmp(tok, "json") == 0)
-			f |= FMT_JSON;
-		else if (strcmp(tok, "json+") == 0)
-			f |= FMT_JSON_PLUS;
-		else if (strcmp(tok, "terse") == 0)
-			f |= FMT_TERSE;
-		else if (strcmp(tok, "csv") == 0)
-			f |= FMT_CSV;
-		else if (strcmp(tok, "html") == 0)
-			f |= FMT_HTML;
-		else {
-			fprintf(stderr, "iobench: --output-format: unknown format '%s' (normal, json, json+, terse, csv, html)\n",
-				tok);
+		unsigned bit = format_bit(tok);
+		if (!bit) {
+			fprintf(stderr, "iobench: --output-format: unknown format '%.100s%s' (normal, json, json+, terse, csv, html)\n",
+				tok, strlen(tok) > 100 ? "..." : "");
+			free(buf);
 			return -EINVAL;
 		}
+		f |= bit;
 	}
+	free(buf);
 	if (!f) {
 		fprintf(stderr, "iobench: --output-format: no format given\n");
 		return -EINVAL;
