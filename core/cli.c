@@ -2,12 +2,15 @@
 #include "core/cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/expr.h"
 #include "core/parse.h"
 #include "core/options.h"
+
+#define MAX_JOBS 4096 /* fio's REAL_MAX_JOBS (jobfile.c has the same limit) */
 
 static void usage(FILE *out)
 {
@@ -39,31 +42,38 @@ static void usage(FILE *out)
 		fprintf(out, "  --%-22s %s\n", option_table[i].name, option_table[i].help);
 }
 
+static unsigned format_bit(const char *name)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} formats[] = { { "normal", FMT_NORMAL }, { "json", FMT_JSON }, { "json+", FMT_JSON_PLUS },
+			{ "terse", FMT_TERSE }, { "csv", FMT_CSV }, { "html", FMT_HTML } };
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(name, formats[i].name))
+			return formats[i].bit;
+	return 0;
+}
+
+/* "json,terse,...": a list of any length (a format named twice is printed once). */
 static int parse_formats(const char *v, unsigned *formats)
 {
-	char buf[128];
+	char *buf = strdup(v);
 	unsigned f = 0;
-	snprintf(buf, sizeof(buf), "%s", v);
+	if (!buf)
+		return -ENOMEM;
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "normal") == 0)
-			f |= FMT_NORMAL;
-		else if (strcmp(tok, "json") == 0)
-			f |= FMT_JSON;
-		else if (strcmp(tok, "json+") == 0)
-			f |= FMT_JSON_PLUS;
-		else if (strcmp(tok, "terse") == 0)
-			f |= FMT_TERSE;
-		else if (strcmp(tok, "csv") == 0)
-			f |= FMT_CSV;
-		else if (strcmp(tok, "html") == 0)
-			f |= FMT_HTML;
-		else {
-			fprintf(stderr, "iobench: --output-format: unknown format '%s' (normal, json, json+, terse, csv, html)\n",
-				tok);
+		unsigned bit = format_bit(tok);
+		if (!bit) {
+			fprintf(stderr, "iobench: --output-format: unknown format '%.100s%s' (normal, json, json+, terse, csv, html)\n",
+				tok, strlen(tok) > 100 ? "..." : "");
+			free(buf);
 			return -EINVAL;
 		}
+		f |= bit;
 	}
+	free(buf);
 	if (!f) {
 		fprintf(stderr, "iobench: --output-format: no format given\n");
 		return -EINVAL;
@@ -182,7 +192,7 @@ static int program_option(const char *key, const char *val, const char *next, st
 		char *end;
 		*consumed = !val && next;
 		double t = v ? strtod(v, &end) : -1;
-		if (!v || end == v || *end || t < 0) {
+		if (!v || end == v || *end || !(t >= 0 && isfinite(t))) { /* not NaN either */
 			fprintf(stderr, "iobench: --compare-threshold: '%s' is not a percentage\n", v ? v : "");
 			return -1;
 		}
@@ -249,23 +259,33 @@ static int program_option(const char *key, const char *val, const char *next, st
 	return 1;
 }
 
-static int job_option(const char *key, const char *val, struct run_cfg *cfg, struct job *job)
+/* Keywords and arithmetic in a value ("(2*$ncpus)g"); the option name as it was given. */
+static int job_option(const char *key, const struct option_def *def, const char *val,
+		      struct run_cfg *cfg, struct job *job)
 {
-	char expanded[4096];
+	char *expanded = NULL;
 	if (val) {
 		struct sys_values sv;
 		sys_values_read(&sv);
-		int ret = expr_substitute(val, &sv, expanded, sizeof(expanded));
+		int ret = expr_substitute(val, &sv, def->type != OPT_STR, &expanded);
 		if (ret) {
-			fprintf(stderr, "iobench: --%s: cannot evaluate '%s'\n", key, val);
+			/* A long value is cut short in the message, which stays one line. */
+			fprintf(stderr, "iobench: --%s: cannot evaluate '%.200s%s': %s\n", key, val,
+				strlen(val) > 200 ? "..." : "", expr_why(ret));
 			return ret;
 		}
 		val = expanded;
 	}
-	if (job)
-		return opt_list_add(&job->given, key, val, NULL, 0);
-	int ret = opt_list_add(&cfg->cmdline_globals, key, val, NULL, 0);
-	return ret ? ret : opt_list_add(&cfg->globals, key, val, NULL, 0);
+	int ret;
+	if (job) {
+		ret = opt_list_add(&job->given, key, val, NULL, 0);
+	} else {
+		ret = opt_list_add(&cfg->cmdline_globals, key, val, NULL, 0);
+		if (!ret)
+			ret = opt_list_add(&cfg->globals, key, val, NULL, 0);
+	}
+	free(expanded);
+	return ret;
 }
 
 /* --section must be known before the first job file is read, wherever it stands. */
@@ -355,12 +375,16 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 			i++;
 		}
 		if (strcmp(def->name, "name") == 0) {
+			if (cfg->njobs >= MAX_JOBS) {
+				fprintf(stderr, "iobench: --name: too many jobs (%d at most)\n", MAX_JOBS);
+				return CLI_ERROR;
+			}
 			job = run_cfg_add_job(cfg);
 			if (!job)
 				return CLI_ERROR;
 			job->file_index = nfiles;
 		}
-		if (job_option(key, val, cfg, job))
+		if (job_option(key, def, val, cfg, job))
 			return CLI_ERROR;
 	}
 	return CLI_RUN;

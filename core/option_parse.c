@@ -14,7 +14,7 @@
 
 static int bad(char *e, size_t n, const char *what, const char *v)
 {
-	snprintf(e, n, "cannot parse '%s' as %s", v, what);
+	snprintf(e, n, "cannot parse '%.*s%s' as %s", SHOWN(v), what);
 	return -EINVAL;
 }
 
@@ -175,7 +175,7 @@ int opt_parse_rwmixwrite(struct job_opts *o, const struct option_def *d, const c
 	int64_t i;
 	int ret = parse_int(v, 0, 100, &i);
 	if (ret == -ERANGE) {
-		snprintf(e, n, "'%s' is out of range (0 to 100)", v);
+		snprintf(e, n, "'%.*s%s' is out of range (0 to 100)", SHOWN(v));
 		return ret;
 	}
 	if (ret)
@@ -194,17 +194,17 @@ int opt_parse_size_pct(struct job_opts *o, const struct option_def *d, const cha
 		char buf[32];
 		int64_t p;
 		snprintf(buf, sizeof(buf), "%.*s", (int)(len - 1), v);
-		if (parse_int(buf, 1, 100, &p)) {
-			snprintf(e, n, "'%s' is not a percentage from 1%% to 100%%", v);
+		if (len > sizeof(buf) || parse_int(buf, 1, 100, &p)) {
+			snprintf(e, n, "'%.*s%s' is not a percentage from 1%% to 100%%", SHOWN(v));
 			return -ERANGE;
 		}
 		*pct = (unsigned)p;
 		*bytes = 0;
 		return 0;
 	}
-	int ret = parse_size(v, o->kb_base, bytes);
+	int ret = parse_file_size(v, o->kb_base, bytes);
 	if (ret)
-		snprintf(e, n, ret == -ERANGE ? "'%s' does not fit in 64 bits" : "cannot parse '%s' as a size", v);
+		parse_size_error(e, n, v, ret);
 	else
 		*pct = 0;
 	return ret;
@@ -212,8 +212,18 @@ int opt_parse_size_pct(struct job_opts *o, const struct option_def *d, const cha
 
 int opt_parse_filesize(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
 {
-	if (parse_size_range(v, o->kb_base, &o->filesize_lo, &o->filesize_hi) || !o->filesize_lo)
+	uint64_t lo, hi;
+	int ret = parse_size_range(v, o->kb_base, &lo, &hi);
+	if (!ret && hi > (uint64_t)INT64_MAX)
+		ret = -EFBIG;
+	if (ret == -ERANGE || ret == -EFBIG) {
+		parse_size_error(e, n, v, ret);
+		return ret;
+	}
+	if (ret || !lo)
 		return bad(e, n, "a size or size range", v);
+	o->filesize_lo = lo;
+	o->filesize_hi = hi;
 	return 0;
 }
 
@@ -238,7 +248,8 @@ int opt_parse_file_service(struct job_opts *o, const struct option_def *d, const
 			 (int)len, v);
 		return -ENOTSUP;
 	}
-	snprintf(e, n, "unknown type '%.*s' (roundrobin, sequential, random)", (int)len, v);
+	snprintf(e, n, "unknown type '%.*s%s' (roundrobin, sequential, random)", len > 200 ? 200 : (int)len, v,
+		 len > 200 ? "..." : "");
 	return -EINVAL;
 }
 
@@ -247,6 +258,8 @@ static int parse_zones(struct distribution *dist, const char *list, bool abs, un
 	char buf[4096];
 	unsigned total = 0;
 	uint64_t size_total = 0;
+	if (strlen(list) >= sizeof(buf))
+		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%s", list);
 	char *save = NULL;
 	dist->nzones = 0;
@@ -313,12 +326,12 @@ int opt_parse_distribution(struct job_opts *o, const struct option_def *d, const
 			continue;
 		char *end;
 		double p = strtod(v + len + 1, &end), c = -1.0;
-		if (end == v + len + 1 || p <= kinds[i].min || p > kinds[i].max)
+		if (end == v + len + 1 || !(p > kinds[i].min && p <= kinds[i].max)) /* NaN too */
 			return bad(e, n, "a distribution parameter", v);
 		if (*end == ':') {
 			char *end2;
 			c = strtod(end + 1, &end2);
-			if (end2 == end + 1 || *end2 || c < 0.0 || c > 1.0)
+			if (end2 == end + 1 || *end2 || !(c >= 0.0 && c <= 1.0))
 				return bad(e, n, "a distribution center (0 to 1)", v);
 		} else if (*end) {
 			return bad(e, n, "a distribution", v);
@@ -330,7 +343,7 @@ int opt_parse_distribution(struct job_opts *o, const struct option_def *d, const
 		dist->center = c;
 		return 0;
 	}
-	snprintf(e, n, "unknown distribution '%s' (random, zipf:t, pareto:h, normal:s, zoned:...)", v);
+	snprintf(e, n, "unknown distribution '%.*s%s' (random, zipf:t, pareto:h, normal:s, zoned:...)", SHOWN(v));
 	return -EINVAL;
 }
 
@@ -366,8 +379,9 @@ int opt_parse_startdelay(struct job_opts *o, const struct option_def *d, const c
 {
 	char buf[64];
 	const char *dash = strchr(v, '-');
-	snprintf(buf, sizeof(buf), "%.*s", dash ? (int)(dash - v) : (int)strlen(v), v);
-	if (parse_time_us(buf, d->unit, &o->startdelay_us[0]))
+	size_t len = dash ? (size_t)(dash - v) : strlen(v);
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, v);
+	if (len >= sizeof(buf) || parse_time_us(buf, d->unit, &o->startdelay_us[0]))
 		return bad(e, n, "a time or time range", v);
 	o->startdelay_us[1] = o->startdelay_us[0];
 	if (dash && (parse_time_us(dash + 1, d->unit, &o->startdelay_us[1]) ||
@@ -454,6 +468,8 @@ int opt_parse_pattern(struct job_opts *o, const struct option_def *d, const char
 int opt_parse_cpus(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
 {
 	char buf[1024];
+	if (strlen(v) >= sizeof(buf))
+		return bad(e, n, "a CPU list (0-3,6; 1023 characters at most)", v);
 	snprintf(buf, sizeof(buf), "%s", v);
 	memset(o->cpus_allowed, 0, sizeof(o->cpus_allowed));
 	o->ncpus_allowed = 0;
@@ -507,12 +523,14 @@ int opt_parse_percentiles(struct job_opts *o, const struct option_def *d, const 
 {
 	char buf[512];
 	unsigned cnt = 0;
+	if (strlen(v) >= sizeof(buf))
+		return bad(e, n, "a percentile list (511 characters at most)", v);
 	snprintf(buf, sizeof(buf), "%s", v);
 	char *save = NULL;
 	for (char *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
 		char *end;
 		double p = strtod(t, &end);
-		if (end == t || *end || p <= 0.0 || p > 100.0 || cnt >= 20)
+		if (end == t || *end || !(p > 0.0 && p <= 100.0) || cnt >= 20) /* NaN too */
 			return bad(e, n, "a percentile list (up to 20 values in (0, 100], joined with ':')", v);
 		o->pct_list[cnt++] = p;
 	}

@@ -39,10 +39,10 @@ static int set_int(struct job_opts *o, const struct option_def *def, const char 
 		i = (int64_t)sz;
 	}
 	if (ret == -ERANGE)
-		snprintf(err, errlen, "'%s' is out of range (%lld to %lld)", value, (long long)def->min,
+		snprintf(err, errlen, "'%.*s%s' is out of range (%lld to %lld)", SHOWN(value), (long long)def->min,
 			 (long long)def->max);
 	else if (ret)
-		snprintf(err, errlen, "cannot parse '%s' as an integer", value);
+		snprintf(err, errlen, "cannot parse '%.*s%s' as an integer", SHOWN(value));
 	if (ret)
 		return ret;
 	char *field = (char *)o + def->offset;
@@ -65,6 +65,13 @@ int option_set(struct job_opts *o, const struct option_def *def, const char *val
 		snprintf(err, errlen, "needs a value");
 		return -EINVAL;
 	}
+	/* "bs=" is not the default block size, nor "direct=" a flag: as fio, an empty value
+	 * is refused, but for text (name=, filename=...) and log names (a bare flag's). */
+	if (value && !value[strspn(value, " \t")] && def->type != OPT_STR && def->type != OPT_NOOP &&
+	    def->type != OPT_UNSUPPORTED && def->parse != opt_parse_logname) {
+		snprintf(err, errlen, "the value is empty");
+		return -EINVAL;
+	}
 	switch (def->type) {
 	case OPT_STR:
 		if (strlen(value) >= def->size) {
@@ -75,7 +82,7 @@ int option_set(struct job_opts *o, const struct option_def *def, const char *val
 		return 0;
 	case OPT_BOOL:
 		if (parse_bool(value, &b)) {
-			snprintf(err, errlen, "cannot parse '%s' as a boolean (0 or 1)", value);
+			snprintf(err, errlen, "cannot parse '%.*s%s' as a boolean (0 or 1)", SHOWN(value));
 			return -EINVAL;
 		}
 		*(bool *)field = b;
@@ -84,16 +91,15 @@ int option_set(struct job_opts *o, const struct option_def *def, const char *val
 	case OPT_U64:
 		return set_int(o, def, value, err, errlen);
 	case OPT_SIZE:
-		ret = parse_size(value, o->kb_base, (uint64_t *)field);
+		ret = parse_file_size(value, o->kb_base, (uint64_t *)field);
 		if (ret)
-			snprintf(err, errlen, ret == -ERANGE ? "'%s' does not fit in 64 bits"
-							     : "cannot parse '%s' as a size", value);
+			parse_size_error(err, errlen, value, ret);
 		return ret;
 	case OPT_TIME:
 		ret = parse_time_us(value, def->unit, (uint64_t *)field);
 		if (ret)
-			snprintf(err, errlen, ret == -ERANGE ? "'%s' is too long a time"
-							     : "cannot parse '%s' as a time", value);
+			snprintf(err, errlen, ret == -ERANGE ? "'%.*s%s' is too long a time"
+							     : "cannot parse '%.*s%s' as a time", SHOWN(value));
 		return ret;
 	case OPT_FUNC:
 		return def->parse(o, def, value, err, errlen);

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,6 +18,14 @@ static const char *skip_space(const char *s)
 static bool only_space(const char *s)
 {
 	return *skip_space(s) == '\0';
+}
+
+/* fio's numbers are decimal unless they start with 0x: "010" is ten, not eight. */
+static int number_base(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
 }
 
 /* Multiply with overflow check. */
@@ -78,7 +87,7 @@ int parse_size(const char *s, unsigned kb_base, uint64_t *out)
 		return -EINVAL;
 	errno = 0;
 	char *end;
-	uint64_t whole = strtoull(s, &end, 0);
+	uint64_t whole = strtoull(s, &end, number_base(s));
 	if (errno == ERANGE)
 		return -ERANGE;
 	uint64_t frac_num = 0, frac_den = 1;
@@ -179,7 +188,7 @@ int parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
 		return -EINVAL;
 	errno = 0;
 	char *end;
-	long long v = strtoll(s, &end, 0);
+	long long v = strtoll(s, &end, number_base(s));
 	if (end == s || !only_space(end))
 		return -EINVAL;
 	if (errno == ERANGE || v < min || v > max)
@@ -209,6 +218,28 @@ int parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi
 	if (!ret)
 		ret = parse_size(sep + 1, kb_base, hi);
 	if (!ret && *hi < *lo)
-		return -ERANGE;
+		return -EDOM;
 	return ret;
+}
+
+int parse_file_size(const char *s, unsigned kb_base, uint64_t *out)
+{
+	uint64_t v;
+	int ret = parse_size(s, kb_base, &v);
+	if (!ret && v > (uint64_t)INT64_MAX)
+		return -EFBIG;
+	if (!ret)
+		*out = v;
+	return ret;
+}
+
+void parse_size_error(char *e, size_t n, const char *v, int err)
+{
+	if (err == -ERANGE)
+		snprintf(e, n, "'%.*s%s' does not fit in 64 bits (out of range)", SHOWN(v));
+	else if (err == -EFBIG)
+		snprintf(e, n, "'%.*s%s' is out of range (larger than a file can hold: %lld bytes at most)", SHOWN(v),
+			 (long long)INT64_MAX);
+	else
+		snprintf(e, n, "cannot parse '%.*s%s' as a size", SHOWN(v));
 }

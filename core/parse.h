@@ -3,11 +3,17 @@
 #ifndef IOBENCH_PARSE_H
 #define IOBENCH_PARSE_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-/* "16m", "4k", "1g", "4096", "1KiB"... k/m/g/t/p (with optional b or i) multiply by
- * kb_base^n; the three-letter kib/mib/gib/tib/pib take the other base (1000 <-> 1024),
- * as fio 3.33 does. */
+/* printf arguments for "%.*s%s": a value quoted in a message, cut after 200 bytes (with
+ * "..."), so that the message stays short and its reason is not cut off instead. */
+#define SHOWN(v) 200, (v), strlen(v) > 200 ? "..." : ""
+
+/* "16m", "4k", "1g", "4096", "0x1000" (decimal unless 0x), "1KiB"... k/m/g/t/p (with
+ * optional b or i) multiply by kb_base^n; the three-letter kib/mib/gib/tib/pib take the
+ * other base (1000 <-> 1024), as fio 3.33 does. -ERANGE beyond 64 bits. */
 int parse_size(const char *s, unsigned kb_base, uint64_t *out);
 
 /* "30", "30s", "500ms", "10us", "2m", "1h", "1d"; a bare number is in default_unit_us
@@ -17,10 +23,17 @@ int parse_time_us(const char *s, uint64_t default_unit_us, uint64_t *out_us);
 /* "1", "0", "true", "false", "yes", "no", "on", "off"; NULL or "" means true. */
 int parse_bool(const char *s, bool *out);
 
-/* A decimal (or 0x hex) integer within [min, max]. */
+/* A decimal (or 0x hex; "010" is ten, as in fio) integer within [min, max]. */
 int parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
 
-/* "4k-64k" or "4k:64k" into lo/hi sizes; a single size gives lo == hi. */
+/* "4k-64k" or "4k:64k" into lo/hi sizes; a single size gives lo == hi; -EDOM when hi < lo. */
 int parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi);
+
+/* A size a file can hold (size=, offset=, io_size=...): parse_size, and -EFBIG above
+ * INT64_MAX, off_t's limit. */
+int parse_file_size(const char *s, unsigned kb_base, uint64_t *out);
+
+/* The message for a parse_size or parse_file_size error about v ("out of range"...). */
+void parse_size_error(char *e, size_t n, const char *v, int err);
 
 #endif

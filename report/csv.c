@@ -1,5 +1,6 @@
 /* --output-format=csv: one header line, then one row per reported job (RFC 4180). */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -32,6 +33,18 @@ static void field(FILE *out, const char *s, bool last)
 		fputs(s, out);
 	}
 	fputc(last ? '\n' : ',', out);
+}
+
+/* A float field; one that is not finite is left empty (a missing value, as RFC 4180
+ * readers take it), so the row keeps its columns. */
+static void float_field(FILE *out, int decimals, double v, bool last)
+{
+	char buf[400]; /* %f of DBL_MAX is 316 characters */
+	if (isfinite(v))
+		snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	else
+		buf[0] = '\0';
+	field(out, buf, last);
 }
 
 static const char *const dir_cols[] = { "iops", "bw_kib", "io_bytes", "clat_mean_us", "clat_p50_us",
@@ -70,20 +83,15 @@ static void dir_fields(FILE *out, const struct report_unit *u, int d)
 	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0, p[4];
 	char buf[64];
 	hist_percentiles(&ds->clat_hist, pct, 4, p);
-	snprintf(buf, sizeof(buf), "%f", run ? (double)ds->total_ios * 1000.0 / (double)run : 0.0);
-	field(out, buf, false);
+	float_field(out, 6, run ? (double)ds->total_ios * 1000.0 / (double)run : 0.0, false);
 	snprintf(buf, sizeof(buf), "%" PRIu64, run ? ds->io_bytes * 1000 / run / 1024 : 0);
 	field(out, buf, false);
 	snprintf(buf, sizeof(buf), "%" PRIu64, ds->io_bytes);
 	field(out, buf, false);
-	snprintf(buf, sizeof(buf), "%.3f", series_mean(&ds->clat) / 1000.0);
-	field(out, buf, false);
-	for (int i = 0; i < 4; i++) {
-		snprintf(buf, sizeof(buf), "%.3f", (double)p[i] / 1000.0);
-		field(out, buf, false);
-	}
-	snprintf(buf, sizeof(buf), "%.3f", series_mean(&ds->lat) / 1000.0);
-	field(out, buf, false);
+	float_field(out, 3, series_mean(&ds->clat) / 1000.0, false);
+	for (int i = 0; i < 4; i++)
+		float_field(out, 3, (double)p[i] / 1000.0, false);
+	float_field(out, 3, series_mean(&ds->lat) / 1000.0, false);
 }
 
 void report_csv_sweep(FILE *out, const struct run_ctx *rc, bool with_header, unsigned nextra,
@@ -111,10 +119,9 @@ void report_csv_sweep(FILE *out, const struct run_ctx *rc, bool with_header, uns
 		dir_fields(out, u, DDIR_READ);
 		dir_fields(out, u, DDIR_WRITE);
 		double run_us = (double)u->ts.job_runtime_ms * 1000.0;
-		snprintf(buf, sizeof(buf), "%.2f", run_us > 0 ? (double)u->ts.usr_us * 100.0 / run_us : 0.0);
-		field(out, buf, false);
-		snprintf(buf, sizeof(buf), "%.2f", run_us > 0 ? (double)u->ts.sys_us * 100.0 / run_us : 0.0);
-		field(out, buf, nextra == 0 && !rc->clients);
+		float_field(out, 2, run_us > 0 ? (double)u->ts.usr_us * 100.0 / run_us : 0.0, false);
+		float_field(out, 2, run_us > 0 ? (double)u->ts.sys_us * 100.0 / run_us : 0.0,
+			    nextra == 0 && !rc->clients);
 		if (rc->clients)
 			field(out, u->all_clients ? "All clients" : u->host, nextra == 0);
 		for (unsigned k = 0; k < nextra; k++)

@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,10 +19,14 @@ static void jint(cJSON *o, const char *key, int64_t v)
 	cJSON_AddRawToObject(o, key, buf);
 }
 
+/* A float with fio's 6 decimals; JSON has no inf or NaN, so those are null. */
 static void jflt(cJSON *o, const char *key, double v)
 {
-	char buf[64];
-	snprintf(buf, sizeof(buf), "%f", v);
+	char buf[400]; /* %f of DBL_MAX is 316 characters */
+	if (isfinite(v))
+		snprintf(buf, sizeof(buf), "%f", v);
+	else
+		snprintf(buf, sizeof(buf), "null");
 	cJSON_AddRawToObject(o, key, buf);
 }
 
@@ -202,13 +207,47 @@ static void print_indent(FILE *out, int depth)
 		fputs("  ", out);
 }
 
+/* The length of the valid UTF-8 sequence at p (a byte >= 0x80 first), 0 if there is
+ * none: no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629). */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+	if (!n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* As cJSON's printer for valid UTF-8 (fio's shapes stay the same): '"' and '\\' escaped,
+ * \b \f \n \r \t, other control characters as \u00XX. A byte that is not part of a valid
+ * UTF-8 sequence is written as \u00XX too, so the output is always valid JSON. */
 void json_print_string(FILE *out, const char *s)
 {
-	cJSON *tmp = cJSON_CreateString(s);
-	char *text = tmp ? cJSON_PrintUnformatted(tmp) : NULL;
-	fputs(text ? text : "\"\"", out);
-	free(text);
-	cJSON_Delete(tmp);
+	static const char named[] = "\"\\\b\f\n\r\t", letter[] = "\"\\bfnrt";
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	fputc('"', out);
+	while (*p) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 0;
+		if (n) {
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
+		const char *e = strchr(named, *p);
+		if (e)
+			fprintf(out, "\\%c", letter[e - named]);
+		else if (*p < 0x20 || *p >= 0x80)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+		p++;
+	}
+	fputc('"', out);
 }
 
 void json_print_fio(FILE *out, const cJSON *v, int depth)

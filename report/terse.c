@@ -1,13 +1,21 @@
 /* fio's terse (--minimal) format: one ';'-separated line per job, versions 3, 4 and 5.
  * Latencies in usec; v4 and v5 add trim; v5 adds the bw and iops sample counts. */
 #include <inttypes.h>
+#include <math.h>
 
 #include "report/report.h"
 
+/* A value that is not finite is written as 0 (fio would print inf or nan): the line keeps
+ * its fields, and each of them still reads as a number. */
+static double fin(double v)
+{
+	return isfinite(v) ? v : 0.0;
+}
+
 static void lat_fields(FILE *out, const struct series *s)
 {
-	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%f;%f", s->min / 1000, s->max / 1000, series_mean(s) / 1000.0,
-		series_stddev(s) / 1000.0);
+	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%f;%f", s->min / 1000, s->max / 1000, fin(series_mean(s) / 1000.0),
+		fin(series_stddev(s) / 1000.0));
 }
 
 static void ddir_fields(FILE *out, const struct report_unit *u, int d, unsigned version)
@@ -24,17 +32,17 @@ static void ddir_fields(FILE *out, const struct report_unit *u, int d, unsigned 
 	hist_percentiles(&ds->clat_hist, o->pct_list, o->npct, val);
 	for (size_t i = 0; i < 20; i++) {
 		if (i < o->npct)
-			fprintf(out, ";%f%%=%" PRIu64, o->pct_list[i], val[i] / 1000);
+			fprintf(out, ";%f%%=%" PRIu64, fin(o->pct_list[i]), val[i] / 1000);
 		else
 			fprintf(out, ";0%%=0");
 	}
 	lat_fields(out, &ds->lat);
 	struct sample_summary b = dir_bw_summary(&u->ts, d), io = dir_iops_summary(&u->ts, d);
-	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", b.min, b.max, u->bw_agg_pct[d], b.mean,
-		sample_summary_stddev(&b));
+	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", b.min, b.max, fin(u->bw_agg_pct[d]), fin(b.mean),
+		fin(sample_summary_stddev(&b)));
 	if (version >= 5)
 		fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%f;%f;%" PRIu64, b.samples, io.min, io.max,
-			io.mean, sample_summary_stddev(&io), io.samples);
+			fin(io.mean), fin(sample_summary_stddev(&io)), io.samples);
 }
 
 static void unit_line(FILE *out, const struct report_unit *u, const struct run_ctx *rc, unsigned version)
@@ -46,26 +54,26 @@ static void unit_line(FILE *out, const struct report_unit *u, const struct run_c
 		ddir_fields(out, u, d, version);
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
 	fprintf(out, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64,
-		run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0,
-		run_us > 0 ? (double)ts->sys_us * 100.0 / run_us : 0.0, ts->ctx, ts->majf, ts->minf);
+		fin(run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0),
+		fin(run_us > 0 ? (double)ts->sys_us * 100.0 / run_us : 0.0), ts->ctx, ts->majf, ts->minf);
 	uint64_t depth_total = 0, ios = 0;
 	for (int i = 0; i < DEPTH_MAP_NR; i++)
 		depth_total += ts->depth_map[i];
 	for (int i = 0; i < DEPTH_MAP_NR; i++)
-		fprintf(out, ";%3.1f%%", share_pct(ts->depth_map[i], depth_total, 0.1));
+		fprintf(out, ";%3.1f%%", fin(share_pct(ts->depth_map[i], depth_total, 0.1)));
 	for (int d = 0; d < DDIR_NR; d++)
 		ios += ts->dir[d].total_ios;
 	/* fio folds the nanosecond buckets into the microsecond ones here. */
 	for (int i = 0; i < LATB_USEC; i++)
-		fprintf(out, ";%3.2f%%", share_pct(ts->lat_buckets[i] + ts->lat_buckets[LATB_NSEC + i], ios, 0.01));
+		fprintf(out, ";%3.2f%%", fin(share_pct(ts->lat_buckets[i] + ts->lat_buckets[LATB_NSEC + i], ios, 0.01)));
 	for (int i = LATB_NSEC + LATB_USEC; i < LATB_NR; i++)
-		fprintf(out, ";%3.2f%%", share_pct(ts->lat_buckets[i], ios, 0.01));
+		fprintf(out, ";%3.2f%%", fin(share_pct(ts->lat_buckets[i], ios, 0.01)));
 	for (unsigned i = 0; i < rc->disks.n; i++) {
 		struct disk_report r;
 		disk_report_of(&rc->disks.disks[i], &r);
 		fprintf(out, ";%s;%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64
 			";%3.2f%%", r.name, r.ios[0], r.ios[1], r.merges[0], r.merges[1], r.ticks[0], r.ticks[1],
-			r.in_queue, r.util_pct);
+			r.in_queue, fin(r.util_pct));
 	}
 	if (o->continue_on_error)
 		fprintf(out, ";%" PRIu64 ";%d", ts->nr_errors, ts->error);

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "core/options.h"
@@ -122,7 +124,111 @@ static void test_int_and_range(void **state)
 	assert_int_equal(parse_size_range("8k", 1024, &lo, &hi), 0);
 	assert_int_equal(lo, 8192);
 	assert_int_equal(hi, 8192);
-	assert_int_equal(parse_size_range("64k:4k", 1024, &lo, &hi), -ERANGE);
+	assert_int_equal(parse_size_range("64k:4k", 1024, &lo, &hi), -EDOM);
+	assert_int_equal(parse_size_range("4k-16e", 1024, &lo, &hi), -ERANGE);
+}
+
+/* As fio: decimal unless 0x ("010" is ten, not eight). */
+static void test_decimal_numbers(void **state)
+{
+	int64_t i;
+	assert_int_equal(size_of("010m", 1024), 10485760);
+	assert_int_equal(size_of("0X10", 1024), 16);
+	assert_int_equal(parse_int("010", 0, 100, &i), 0);
+	assert_int_equal(i, 10);
+	assert_int_equal(parse_int("0x10", 0, 100, &i), 0);
+	assert_int_equal(i, 16);
+	assert_int_equal(parse_int("-010", -100, 100, &i), 0);
+	assert_int_equal(i, -10);
+}
+
+/* size=, offset= &c: what a file can hold (off_t), INT64_MAX at most. */
+static void test_file_sizes(void **state)
+{
+	uint64_t v;
+	assert_int_equal(parse_file_size("7e", 1024, &v), 0);
+	assert_int_equal(v, 7ULL << 60);
+	assert_int_equal(parse_file_size("9223372036854775807", 1024, &v), 0);
+	assert_int_equal(parse_file_size("9223372036854775808", 1024, &v), -EFBIG);
+	assert_int_equal(parse_file_size("8e", 1024, &v), -EFBIG);
+	assert_int_equal(parse_file_size("16e", 1024, &v), -ERANGE);
+	assert_int_equal(parse_file_size("", 1024, &v), -EINVAL);
+}
+
+/* Each refusal names the reason: out of range, not a size, a value cut short. */
+static void test_size_messages(void **state)
+{
+	char e[512], big[1000];
+	parse_size_error(e, sizeof(e), "16e", -ERANGE);
+	assert_non_null(strstr(e, "'16e' does not fit in 64 bits (out of range)"));
+	parse_size_error(e, sizeof(e), "9e", -EFBIG);
+	assert_non_null(strstr(e, "'9e' is out of range"));
+	memset(big, '9', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	parse_size_error(e, sizeof(e), big, -ERANGE);
+	assert_true(strlen(e) < 300);
+	assert_non_null(strstr(e, "...' does not fit in 64 bits (out of range)"));
+	struct job_opts o;
+	options_defaults(&o);
+	assert_int_equal(option_set(&o, option_find("size"), "9e", e, sizeof(e)), -EFBIG);
+	assert_non_null(strstr(e, "'9e' is out of range"));
+	assert_int_equal(option_set(&o, option_find("io_size"), "9e", e, sizeof(e)), -EFBIG);
+	assert_int_equal(option_set(&o, option_find("offset_increment"), "8e", e, sizeof(e)), -EFBIG);
+	assert_int_equal(option_set(&o, option_find("filesize"), "4k-9e", e, sizeof(e)), -EFBIG);
+	assert_int_equal(option_set(&o, option_find("filesize"), "16e", e, sizeof(e)), -ERANGE);
+	assert_non_null(strstr(e, "out of range"));
+	assert_int_equal(option_set(&o, option_find("size"), "7e", e, sizeof(e)), 0);
+}
+
+/* An empty value is refused for every option that is not text (fio refuses bs= too). */
+static void test_empty_values(void **state)
+{
+	static const char *const refused[] = { "bs", "size", "offset", "filesize", "io_size", "iodepth",
+					       "direct", "runtime", "rw", "percentile_list", "verify_interval",
+					       "rate", "bsrange", "bssplit", "random_distribution" };
+	struct job_opts o;
+	char err[256];
+	options_defaults(&o);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(option_set(&o, option_find(refused[i]), "", err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, "the value is empty");
+		assert_int_equal(option_set(&o, option_find(refused[i]), "  ", err, sizeof(err)), -EINVAL);
+	}
+	assert_int_equal(o.bs[DDIR_READ], 4096);
+	assert_int_equal(option_set(&o, option_find("description"), "", err, sizeof(err)), 0);
+	assert_int_equal(option_set(&o, option_find("filename"), "", err, sizeof(err)), 0);
+	assert_int_equal(option_set(&o, option_find("write_bw_log"), "", err, sizeof(err)), 0);
+	assert_int_equal(option_set(&o, option_find("bs"), ",8k", err, sizeof(err)), 0);
+	assert_int_equal(o.bs[DDIR_WRITE], 8192);
+}
+
+/* Limits that a long or odd value used to get around: no silent truncation, no NaN. */
+static void test_hostile_values(void **state)
+{
+	struct job_opts o;
+	char err[256], v[2048];
+	options_defaults(&o);
+	assert_int_equal(option_set(&o, option_find("size"), "00000000000000000000000000000050%", err,
+				    sizeof(err)), -ERANGE);
+	assert_int_equal(option_set(&o, option_find("size"), "50%", err, sizeof(err)), 0);
+	assert_int_equal(option_set(&o, option_find("percentile_list"), "nan:50", err, sizeof(err)), -EINVAL);
+	assert_int_equal(option_set(&o, option_find("random_distribution"), "zipf:nan", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(option_set(&o, option_find("random_distribution"), "normal:10:nan", err,
+				    sizeof(err)), -EINVAL);
+	/* "0,0,0,...,7": the 7 past 1023 characters was dropped without a word */
+	size_t n = 0;
+	while (n < 1100)
+		n += (size_t)sprintf(v + n, "0,");
+	sprintf(v + n, "7");
+	assert_int_equal(option_set(&o, option_find("cpus_allowed"), v, err, sizeof(err)), -EINVAL);
+	memset(v, '0', 600);
+	sprintf(v + 600, "50");
+	assert_int_equal(option_set(&o, option_find("percentile_list"), v, err, sizeof(err)), -EINVAL);
+	memset(v, '0', 100);
+	sprintf(v + 100, "1s");
+	assert_int_equal(option_set(&o, option_find("startdelay"), v, err, sizeof(err)), -EINVAL);
 }
 
 static void test_option_table(void **state)
@@ -163,6 +269,11 @@ int main(void)
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_int_and_range),
 		cmocka_unit_test(test_option_table),
+		cmocka_unit_test(test_decimal_numbers),
+		cmocka_unit_test(test_file_sizes),
+		cmocka_unit_test(test_size_messages),
+		cmocka_unit_test(test_empty_values),
+		cmocka_unit_test(test_hostile_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
