@@ -10,7 +10,6 @@
 #include "core/parse.h"
 #include "core/options.h"
 
-#define MAX_JOBS 4096 /* fio's REAL_MAX_JOBS (jobfile.c has the same limit) */
 
 static void usage(FILE *out)
 {
@@ -233,12 +232,11 @@ static int program_option(const char *key, const char *val, const char *next, st
 			val = next;
 			*consumed = true;
 		}
-		if (!val || cfg->nsections >= sizeof(cfg->sections) / sizeof(cfg->sections[0])) {
-			fprintf(stderr, "iobench: --section: %s\n", val ? "too many sections" : "needs a name");
+		if (!val) {
+			fprintf(stderr, "iobench: --section: needs a name\n");
 			return -1;
 		}
-		cfg->sections[cfg->nsections++] = val;
-		return 1;
+		return 1; /* section_scan has it already */
 	}
 	bool is_fmt = strcmp(key, "output-format") == 0;
 	if (!is_fmt && strcmp(key, "output") != 0 && strcmp(key, "o") != 0)
@@ -288,18 +286,23 @@ static int job_option(const char *key, const struct option_def *def, const char 
 	return ret;
 }
 
-/* --section must be known before the first job file is read, wherever it stands. */
+/* --section must be known before the first job file is read, wherever it stands: all of
+ * them are taken here, once. */
 static int section_scan(int argc, char **argv, struct run_cfg *cfg)
 {
-	if (cfg->nsections)
-		return 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = !strncmp(a, "--section=", 10) ? a + 10 : !strncmp(a, "-section=", 9) ? a + 9 : NULL;
 		if (!v && (!strcmp(a, "--section") || !strcmp(a, "-section")) && i + 1 < argc)
 			v = argv[++i];
-		if (v && cfg->nsections < sizeof(cfg->sections) / sizeof(cfg->sections[0]))
-			cfg->sections[cfg->nsections++] = v;
+		if (!v)
+			continue;
+		if (cfg->nsections >= sizeof(cfg->sections) / sizeof(cfg->sections[0])) {
+			fprintf(stderr, "iobench: --section: too many sections (%zu at most)\n",
+				sizeof(cfg->sections) / sizeof(cfg->sections[0]));
+			return -E2BIG;
+		}
+		cfg->sections[cfg->nsections++] = v;
 	}
 	return 0;
 }
@@ -309,6 +312,8 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 	struct job *job = NULL;
 	unsigned nfiles = 0;
 	cfg->formats = FMT_NORMAL;
+	if (section_scan(argc, argv, cfg))
+		return CLI_ERROR;
 	cfg->terse_version = 3;
 	cfg->compare_threshold = -1.0;
 
@@ -316,7 +321,7 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 		const char *arg = argv[i];
 		if (arg[0] != '-' || arg[1] == '\0') {
 			/* A job file ("-" is stdin); jobs after it get their own groups. */
-			if (section_scan(argc, argv, cfg) || jobfile_parse(arg, cfg, ++nfiles))
+			if (jobfile_parse(arg, cfg, ++nfiles))
 				return CLI_ERROR;
 			job = NULL;
 			continue;

@@ -5,6 +5,9 @@
 
 #include "core/run.h"
 
+/* Jobs a run may define: fio's REAL_MAX_JOBS. */
+#define MAX_JOBS 4096
+
 enum cli_result { CLI_RUN = 0, CLI_EXIT_OK = 1, CLI_ERROR = -1 };
 
 /* Parse argv as fio does: -opt=val or --opt=val; options before the first --name are

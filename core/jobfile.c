@@ -18,7 +18,6 @@
 #define MAX_LINE 8192                /* characters in a line, the newline not counted */
 #define MAX_INCLUDE_DEPTH 16
 #define MAX_FILE_BYTES (16u << 20)   /* a job file with what it includes; stdin too */
-#define MAX_JOBS 4096                /* fio's REAL_MAX_JOBS (cli.c has the same limit) */
 #define MAX_OPTS (1u << 20)          /* job options held, [global] copied into each job */
 
 static char *trim(char *s)

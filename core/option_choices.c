@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "core/checksum.h"
+#include "core/parse.h"
 #include "core/options.h"
 
 #define FIELD(o, d, type) ((type *)((char *)(o) + (d)->offset))
@@ -149,7 +150,7 @@ int opt_parse_choice(struct job_opts *o, const struct option_def *d, const char 
 	char list[256] = "";
 	for (c = option_choices(d->name); c && c->word; c++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", list[0] ? ", " : "", c->word);
-	snprintf(e, n, "unknown value '%s' (%s)", v, list);
+	snprintf(e, n, "unknown value '%.*s%s' (%s)", SHOWN(v), list);
 	return -EINVAL;
 }
 
