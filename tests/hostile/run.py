@@ -592,6 +592,11 @@ def run_process(ctx, case, env):
                     signals_sent.append('%s@%dms' % (item[0], (last_signal - t0) * 1000))
                 except ProcessLookupError:
                     pass
+                # The next one within 50 ms (a wrapper's second signal): wait for it here,
+                # not in the polling loop, so the gap is what the case says.
+                if events and events[0][0] - (time.time() - base) * 1000.0 < 50:
+                    time.sleep(max(0.0, base + events[0][0] / 1000.0 - time.time()))
+                    now = time.time()
             time.sleep(0.004 if events else 0.015)
     finally:
         if p.poll() is None:
