@@ -54,6 +54,10 @@ JSON = '--output-format=json'
 NULL = ['--ioengine=null', '--size=1m']
 # A 60 s run, to be signalled.
 LONG = ['--name=long', '--ioengine=null', '--size=1g', '--rw=randread', '--time_based', '--runtime=60']
+# One that takes ~50 ms to stop (each read is 256 MiB from /dev/zero): a second signal 20 ms
+# after the first lands while it stops, every time, even on a loaded machine.
+SLOW_STOP = ['--name=slow', '--filename=/dev/zero', '--rw=read', '--bs=256m', '--size=256m', '--time_based',
+             '--runtime=60']
 OLD = 1000000000  # an old mtime for fixtures: a rewrite with the same bytes still shows
 
 
@@ -401,13 +405,14 @@ case('w-thinktime-blocks', W, 'thinktime=50s every block with iodepth 8 (libaio 
 
 # ====================================================================== 5. signals
 SG = 'signals'
-case('s-term-twice', SG, 'SIGTERM twice 5 ms apart from the same sender (as timeout(1) does): the results are '
-     'still printed (exit 143, one valid JSON document)',
-     ['iobench'] + LONG + [JSON], **stopped('TERM', signals=[('TERM', 1000, 2, 5)]))
-case('s-int-twice', SG, 'SIGINT twice 5 ms apart: the results are still printed (exit 130)',
-     ['iobench'] + LONG + [JSON], **stopped('INT', signals=[('INT', 1000, 2, 5)]))
-case('s-term-then-int', SG, 'SIGTERM then SIGINT 5 ms later (a wrapper, then the terminal): results printed',
-     ['iobench'] + LONG + [JSON], **stopped('TERM', signals=[('TERM', 1000), ('INT', 1005)], exit=(130, 143)))
+case('s-term-twice', SG, 'SIGTERM twice 20 ms apart from the same sender (as timeout(1) does: the child, then '
+     'its group) while the jobs stop: the results are still printed (exit 143, one valid JSON document)',
+     ['iobench'] + SLOW_STOP + [JSON], **stopped('TERM', signals=[('TERM', 1000, 2, 20)], max_rss_mb=1536))
+case('s-int-twice', SG, 'SIGINT twice 20 ms apart while the jobs stop: the results are still printed (exit 130)',
+     ['iobench'] + SLOW_STOP + [JSON], **stopped('INT', signals=[('INT', 1000, 2, 20)], max_rss_mb=1536))
+case('s-term-then-int', SG, 'SIGTERM then SIGINT 20 ms later (a wrapper, then the terminal): results printed',
+     ['iobench'] + SLOW_STOP + [JSON],
+     **stopped('TERM', signals=[('TERM', 1000), ('INT', 1020)], exit=(130, 143), max_rss_mb=1536))
 case('s-three-int', SG, 'three SIGINTs 20 ms apart: exit at once (within 1 s of the third), no crash',
      ['iobench'] + LONG + [JSON],
      signals=[('INT', 1000, 3, 20)], exit=130, stdout='any', err_lines=4, stop_within=1.0, timeout=6)

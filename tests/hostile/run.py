@@ -51,6 +51,7 @@ PAGE = os.sysconf('SC_PAGE_SIZE')
 # Loop devices are shared with whatever else runs on the machine: two at a time here.
 LOOP_SLOTS = threading.BoundedSemaphore(2)
 durations = {}  # case id -> seconds its command ran
+SLEEPERS = set()  # process groups holding a mount in another namespace
 
 
 class Skip(Exception):
@@ -368,6 +369,8 @@ def fx_loop(ctx, fx):
                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, start_new_session=True)
 
+            SLEEPERS.add(p.pid)
+
             def stop_sleeper():
                 try:
                     os.killpg(p.pid, signal.SIGKILL)
@@ -375,6 +378,7 @@ def fx_loop(ctx, fx):
                     pass
                 p.wait()
                 p.stderr.close()
+                SLEEPERS.discard(p.pid)
             ctx.on_cleanup(stop_sleeper)
             t0 = time.time()
             while not os.path.exists(ready):
@@ -906,14 +910,28 @@ def main():
 
     pooled = [c for c in selected if not c.get('exclusive')]
     alone = [c for c in selected if c.get('exclusive')]
+
+    def stop(sig, frame):  # SIGTERM/SIGHUP: the cases running end, the rest are dropped
+        raise SystemExit(128 + sig)
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, stop)
+    ex = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
     try:
         # Long cases first: the pool then ends with the quick ones.
         pooled.sort(key=lambda c: -(c.get('cost', 0)))
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
-            list(ex.map(one, pooled))
+        futures = [ex.submit(one, c) for c in pooled]
+        for f in futures:
+            f.result()
+        ex.shutdown()
         for c in alone:
             one(c)
     finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+        for pid in list(SLEEPERS):
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         left = leftovers(work)
         for l in left:  # last resort: never leave a mount or a loop device behind
             kind, what = l.split(' ', 1)
@@ -921,6 +939,10 @@ def main():
                 run_quiet(['umount', '-l', what])
             else:
                 run_quiet(['losetup', '-d', what])
+        if not args.keep and not leftovers(work):
+            shutil.rmtree(work, ignore_errors=True)
+            if made:
+                shutil.rmtree(os.path.dirname(work), ignore_errors=True)
     if left:
         print('not ok - harness: left behind after the cases: %s' % ', '.join(left))
     fails = [i for i in order if results.get(i, ('fail',))[0] == 'fail']
@@ -929,11 +951,7 @@ def main():
     print('# hostile: %d cases, %d failed, %d skipped, in %.1fs (commands %.1fs in all; slowest: %s)' %
           (len(order), len(fails), len(skips), time.time() - t_start, sum(durations.values()),
            ', '.join('%s %.1fs' % kv for kv in slow)))
-    if not args.keep:
-        shutil.rmtree(work, ignore_errors=True)
-        if made:
-            shutil.rmtree(os.path.dirname(work), ignore_errors=True)
-    else:
+    if args.keep:
         print('# kept %s' % work)
     return 1 if fails or left else 0
 
