@@ -915,6 +915,26 @@ case('e-oom-buffers-numjobs', E, 'bs=256m x iodepth=65536 x numjobs=2: the messa
      env=OOM_ENV, err=names('(?i)buffer', r'17592186044416|16 ?Ti?B|16384 ?Gi?B|32 ?Ti?B|35184372088832'),
      err_lines=2, stdout='json-or-empty')
 
+case('e-emfile', E, 'RLIMIT_NOFILE of 30 (hard too) and nrfiles=100: exit 1, "error" : 24 (EMFILE), the file named',
+     ['sh', '-c', 'ulimit -n 30 && exec "$0" "$@"', '{BIN}', '--name=r', '--rw=read', '--nrfiles=100',
+      '--filesize=4k', '--directory={S}', JSON],
+     err=names('Too many open files'), err_lines=2, stdout='json', json_check=err_is(24))
+
+
+def any_job_error(n):
+    def check(doc):
+        errs = [j.get('error') for j in doc['jobs']]
+        return None if n in errs else 'no job has "error" : %d (%s)' % (n, sorted(set(map(str, errs))))
+    return check
+
+
+case('e-nproc-threads', E, 'NEW: RLIMIT_NPROC of 2 as nobody, numjobs=16: the jobs that cannot start a thread '
+     'report "error" : 11 (EAGAIN; today 0)',
+     NOBODY[:-1] + ['prlimit', '--nproc=2', '--', '{BIN}', '--name=r', '--ioengine=null', '--size=1m',
+                    '--numjobs=16', JSON],
+     err=names('thread|Resource temporarily unavailable'), err_lines=3, stdout='json-or-empty',
+     json_check=any_job_error(11), needs=['root', 'setpriv', 'prlimit'])
+
 # ====================================================================== 10. engines in restricted environments
 EN = 'engines'
 SECCOMP = ['{SECCOMP_DENY}']
@@ -939,3 +959,29 @@ case('en-mmap-sigbus-write', EN, 'mmap engine writing a 16 MiB file truncated to
      setup=[data(size=16 << 20)], signals=[('truncate', 700, 'data', 4096)], must_signal=False,
      err=r'(?i)SIGBUS|bus|truncat', err_lines=3, stdout='json',
      json_check=lambda d: None if d['jobs'][0]['error'] else '"error" is 0', timeout=12)
+case('en-uring-memlock', EN, 'io_uring with fixedbufs=1 (32 MiB of buffers) as nobody with RLIMIT_MEMLOCK of 64 KiB: '
+     'exit 1, one line naming the memlock limit (today only "Cannot allocate memory")',
+     NOBODY[:-1] + ['prlimit', '--memlock=65536', '--', '{BIN}', '--name=u', '--ioengine=io_uring', '--fixedbufs=1',
+                    '--rw=read', '--bs=1m', '--iodepth=32', '--size=64m', '--filename=/dev/zero', JSON],
+     err=names('io_uring', 'memlock|locked memory|ulimit -l'), stdout='json-or-empty', json_check=err_is(12),
+     needs=['root', 'setpriv', 'prlimit'])
+case('en-uring-memlock-default', EN, 'control: the same without fixedbufs=1 (registered buffers only tried): runs, '
+     'exit 0',
+     NOBODY[:-1] + ['prlimit', '--memlock=65536', '--', '{BIN}', '--name=u', '--ioengine=io_uring', '--rw=read',
+                    '--bs=1m', '--iodepth=32', '--size=64m', '--filename=/dev/zero', JSON],
+     exit=0, stdout='json', err_lines=0, needs=['root', 'setpriv', 'prlimit'])
+case('en-rlimit-fsize', EN, 'NEW: RLIMIT_FSIZE of 32 KiB (ulimit -f 64) and a 1 MiB write job: today SIGXFSZ kills '
+     'iobench (exit 153, no results, no message); it must report EFBIG ("error" : 27) and print the results',
+     ['sh', '-c', 'ulimit -f 64 && exec "$0" "$@"', '{BIN}', '--name=w', '--rw=write', '--size=1m', '--filename=big',
+      JSON], err=names('File too large|EFBIG|RLIMIT_FSIZE'), err_lines=2, stdout='json', json_check=err_is(27))
+case('en-rlimit-fsize-layout', EN, 'the same for a read job whose layout passes the limit',
+     ['sh', '-c', 'ulimit -f 64 && exec "$0" "$@"', '{BIN}', '--name=r', '--rw=read', '--size=1m', '--filename=big',
+      JSON], err=names('File too large|EFBIG|RLIMIT_FSIZE'), err_lines=2, stdout='json-or-empty')
+case('en-mmap-fifo', EN, 'the mmap engine on a FIFO: refused at once (no mapping of a pipe), or ended by SIGINT',
+     ['iobench', '--name=m', '--ioengine=mmap', '--rw=read', '--size=64k', '--filename=ff', JSON],
+     setup=[dict(fifo='ff')], **stopped(exit=(1, 130), stdout='json-or-empty', must_signal=False))
+case('en-mmap-devnull', EN, 'the mmap engine on a character device that cannot be mapped (a node of /dev/null): '
+     'exit 1, one line, no crash',
+     ['iobench', '--name=m', '--ioengine=mmap', '--rw=read', '--size=64k', '--filename=cnull', JSON],
+     setup=[dict(node='cnull', dev=(1, 3))], err=names('cnull'), err_lines=2, stdout='json-or-empty',
+     needs=['root'])
