@@ -19,4 +19,7 @@ wrap=
 if [ "$(id -u)" = 0 ] && have unshare && unshare -m --propagation private true 2>/dev/null; then
 	wrap="unshare -m --propagation private"
 fi
-$wrap python3 "$TOP/tests/hostile/run.py" --bin "$TOP/build-asan/iobench" --work "$T"
+# First the harness's checks of itself (tests/hostile/selfcheck.py), then the table.
+mkdir "$T/self" "$T/table"
+$wrap python3 "$TOP/tests/hostile/run.py" --selfcheck --bin "$TOP/build-asan/iobench" --work "$T/self"
+$wrap python3 "$TOP/tests/hostile/run.py" --bin "$TOP/build-asan/iobench" --work "$T/table"
