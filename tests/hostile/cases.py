@@ -320,7 +320,7 @@ case('g-unmounted-ok', G, 'control: an unmounted loop device can be written (exi
 
 # ====================================================================== 3. disk space
 SP = 'space'
-NO_ROOM = names("'r'", 'free|space|room', r'1099511627776|\b1 ?Ti?B?\b|1024 ?Gi?B|\b1t\b')
+NO_ROOM = names("'r'", 'free|space|room', r'1099511627776|\b1(\.0+)? ?Ti?B?\b|\b1024(\.0+)? ?Gi?B|\b1t\b')
 case('sp-offset-1t', SP, 'a read job at offset=1t on a 64 MiB ext4: refused before layout with the job, the size '
      'and the free space named; no file left (today it lays out until ENOSPC)',
      ['iobench', '--name=r', '--rw=read', '--offset=1t', '--size=4k', '--filename=mnt/f', JSON],
@@ -416,8 +416,8 @@ case('s-term-then-int', SG, 'SIGTERM then SIGINT 20 ms later (a wrapper, then th
 case('s-three-int', SG, 'three SIGINTs 20 ms apart: exit at once (within 1 s of the third), no crash',
      ['iobench'] + LONG + [JSON],
      signals=[('INT', 1000, 3, 20)], exit=130, stdout='any', err_lines=4, stop_within=1.0, timeout=6)
-case('s-usr1', SG, 'SIGUSR1 prints the statistics so far and the run goes on to the end (fio: exit 0, two JSON '
-     'documents)',
+case('s-usr1', SG, 'SIGUSR1 prints the statistics so far on stdout (as fio, and as --status-interval does) and '
+     'the run goes on to the end (fio: exit 0, two JSON documents)',
      ['iobench', '--name=r', '--ioengine=null', '--size=1g', '--time_based', '--runtime=3', JSON],
      signals=[('USR1', 1000)], exit=0, stdout='any', err_lines=2, check=at_least_docs(2), timeout=10)
 case('s-usr1-twice', SG, 'SIGUSR1 twice, 500 ms apart: three reports, the run completes',
@@ -518,10 +518,10 @@ case('l-include-self', L, 'a job file that includes itself',
      ['iobench', '{O}/s.fio'], setup=[dict(file='{O}/s.fio', content='[j]\nioengine=null\nsize=1m\ninclude s.fio\n')],
      err=r'(?i)cycle|itself|nested')
 case('l-jobfile-17m', L, 'a 17 MiB job file (comments): refused as too large, naming the file',
-     ['iobench', '{O}/big.fio'], setup=[dict(gen=big_jobfile('{O}/big.fio', 17 << 20))],
-     err=names(r'big\.fio', 'large|big|MiB|limit|long'), timeout=20)
+     ['iobench', '{O}/huge.fio'], setup=[dict(gen=big_jobfile('{O}/huge.fio', 17 << 20))],
+     err=names(r'huge\.fio', 'large|MiB|limit|too long|size'), timeout=20)
 case('l-stdin-17m', L, 'a 17 MiB job file on stdin (iobench -): refused as too large',
-     ['iobench', '-'], stdin=big_stdin, err=names('stdin|-', 'large|big|MiB|limit|long'), timeout=20)
+     ['iobench', '-'], stdin=big_stdin, err=names('stdin', 'large|MiB|limit|too long|size'), timeout=20)
 case('l-line-8193', L, 'an 8193-character line: refused with file:line',
      ['iobench', '{O}/long.fio'],
      setup=[dict(file='{O}/long.fio', content='[j]\nioengine=null\nsize=1m\ndescription=' + 'x' * 8181 + '\n')],
@@ -792,11 +792,16 @@ for cid, content, what in (
          'numbers given as strings'),
         ('percentile-array', '{"jobs": [{"jobname": "j", "read": {"iops": 1, "total_ios": 1, "clat_ns": '
                              '{"percentile": [1, 2]}}}]}', '"percentile" is an array')):
-    case('c-base-' + cid, CM, '--compare with a base whose %s: exit 1, one line naming the file, no crash, stdout '
-         'empty' % what, ['iobench', '--compare', '{O}/bad.json', '{O}/good.json'], setup=bad(content),
-         err=NOT_RESULT)
-    case('c-new-' + cid, CM, '--compare with a new result whose %s: exit 1 naming the file, stdout empty' % what,
-         ['iobench', '--compare', '{O}/good.json', '{O}/bad.json'], setup=bad(content), err=NOT_RESULT)
+    if cid == 'percentile-array':  # no crash; refused naming the file, or compared without percentiles
+        kw = dict(exit=(0, 1), err=None, err_lines=1, stdout='any')
+        how = 'no crash: refused naming the file, or compared without the percentiles'
+    else:
+        kw = dict(err=names(r'bad\.json' + ('|in common' if cid == 'strings-for-numbers' else '')))
+        how = 'exit 1, one line naming the file, no crash, stdout empty'
+    case('c-base-' + cid, CM, '--compare with a base result where %s: %s' % (what, how),
+         ['iobench', '--compare', '{O}/bad.json', '{O}/good.json'], setup=bad(content), **kw)
+    case('c-new-' + cid, CM, '--compare with a new result where %s: %s' % (what, how),
+         ['iobench', '--compare', '{O}/good.json', '{O}/bad.json'], setup=bad(content), **kw)
 for cid, content, what in (
         ('jobs-numbers', '{"jobs": [1, 2]}', '"jobs" holds numbers'),
         ('bins-array', '{"jobs": [{"jobname": "j", "read": {"total_ios": 1, "clat_ns": {"bins": [1, 2]}}}]}',
