@@ -829,7 +829,6 @@ for cid, fx, arg, what in (
         ('empty', dict(file='{O}/x.json', content=''), '{O}/x.json', 'an empty file'),
         ('dir', dict(dir='{O}/x.json'), '{O}/x.json', 'a directory'),
         ('devzero', None, '/dev/zero', '/dev/zero (today read without limit)'),
-        ('fifo', dict(fifo='{O}/x.json'), '{O}/x.json', 'a FIFO nobody writes'),
         ('truncated', dict(gen=lambda ctx: open(ctx.path('{O}/x.json'), 'w').write('{"jobs": [{"jobname": "j", "re')),
          '{O}/x.json', 'truncated JSON'),
         ('deep', dict(file='{O}/x.json', content='{"jobs": [' + '[' * 100000 + ']' * 100000 + ']}'), '{O}/x.json',
@@ -838,7 +837,7 @@ for cid, fx, arg, what in (
     setup = [dict(gen=lambda ctx: write_result(ctx, '{O}/good.json'))] + ([fx] if fx else [])
     case('c-' + cid, CM, '--compare with %s: exit 1 at once, one line naming it' % what,
          ['iobench', '--compare', '{O}/good.json', arg], setup=setup, err=names(os.path.basename(arg)), timeout=5)
-    if cid in ('devzero', 'fifo', 'dir'):
+    if cid in ('devzero', 'dir'):
         case('m-' + cid, CM, '--merge with %s: exit 1 at once, one line naming it' % what,
              ['iobench', '--merge', '{O}/good.json', arg], setup=setup, err=names(os.path.basename(arg)), timeout=5)
 
@@ -858,6 +857,21 @@ with open(path, 'w') as f:
                 % (',' if i else '', i % 1000, pad, i % 97, b))
     f.write(']}\n')
 """
+
+for tool in ('compare', 'merge'):
+    case(tool[0] + '-fifo', CM, '--%s with a FIFO nobody writes: a pipe may be read (process substitution gives one), '
+         'so it waits; SIGINT after 1 s ends it (exit 130), nothing on stdout' % tool,
+         ['iobench', '--' + tool, '{O}/good.json', '{O}/x.json'],
+         setup=[dict(gen=lambda ctx: write_result(ctx, '{O}/good.json')), dict(fifo='{O}/x.json')],
+         **stopped(stdout='empty', err=None, err_lines=2))
+case('c-pipe-ok', CM, 'control: --compare with the new result through a pipe (bash process substitution): exit 0',
+     ['bash', '-c', 'exec "$0" --compare {O}/good.json <(cat {O}/good.json)', '{BIN}'],
+     setup=[dict(gen=lambda ctx: write_result(ctx, '{O}/good.json'))], exit=0, stdout='nonempty', err_lines=0,
+     needs=['bash'])
+case('m-pipe-ok', CM, 'control: --merge of a result read through a pipe: exit 0, valid JSON',
+     ['bash', '-c', 'exec "$0" --merge <(cat {O}/good.json)', '{BIN}'],
+     setup=[dict(gen=lambda ctx: write_result(ctx, '{O}/good.json'))], exit=0, stdout='json', err_lines=0,
+     needs=['bash'])
 
 
 def big_result(path, njobs=100000, bins=False):
