@@ -331,7 +331,7 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 		const char *eq = strchr(name, '=');
 		size_t klen = eq ? (size_t)(eq - name) : strlen(name);
 		if (klen == 0 || klen >= sizeof(key)) {
-			fprintf(stderr, "iobench: unrecognized option '%s'\n", arg);
+			fprintf(stderr, "iobench: unrecognized option '%.*s%s'\n", SHOWN(arg));
 			return CLI_ERROR;
 		}
 		memcpy(key, name, klen);
@@ -368,7 +368,7 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 			continue;
 		const struct option_def *def = option_find(key);
 		if (!def) {
-			fprintf(stderr, "iobench: unrecognized option '--%s'\n", key);
+			fprintf(stderr, "iobench: unrecognized option '--%.*s%s'\n", SHOWN(key));
 			return CLI_ERROR;
 		}
 		if (!val && def->type != OPT_BOOL && def->parse != opt_parse_logname) {

@@ -150,25 +150,6 @@ static bool takes_space(const struct layout_req *r)
 	return r->reads || fa == FALLOC_NATIVE || fa == FALLOC_POSIX || fa == FALLOC_KEEP;
 }
 
-/* Refuse a layout the filesystem has no room for, before writing anything. */
-static int check_space(const struct layout_req *r, uint64_t have)
-{
-	char dir[PATH_MAX];
-	struct statvfs vfs;
-	if (!takes_space(r) || r->need <= have)
-		return 0;
-	snprintf(dir, sizeof(dir), "%s", r->path);
-	if (statvfs(dirname(dir), &vfs) < 0)
-		return 0; /* the open will say what is wrong */
-	uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize, add = r->need - have;
-	if (add <= avail)
-		return 0;
-	fprintf(stderr, "iobench: job '%s': cannot lay out '%s': it needs %llu more bytes (%llu MiB) and its "
-			"filesystem has %llu bytes (%llu MiB) free\n", r->job->o.name, r->path, (unsigned long long)add,
-		(unsigned long long)(add >> 20), (unsigned long long)avail, (unsigned long long)(avail >> 20));
-	return -ENOSPC;
-}
-
 /* dirstat, dirdelete: the "files" are directories, made with their parents. */
 static int layout_dir(const struct layout_req *r)
 {
@@ -208,9 +189,14 @@ static int may_lay_out(const struct layout_req *r, const struct stat *st, bool e
 			fprintf(stderr, "iobench: job '%s': refusing to create '%s': --readonly\n", o->name, r->path);
 		return -EROFS;
 	}
-	if (!exists && !o->allow_file_create) {
-		fprintf(stderr, "iobench: job '%s': '%s' does not exist and allow_file_create=0\n", o->name, r->path);
-		return -ENOENT;
+	if (!o->allow_file_create) { /* as fio: neither made nor grown */
+		if (exists)
+			fprintf(stderr, "iobench: job '%s': '%s' is shorter than the job needs (%llu of %llu bytes) and "
+					"allow_file_create=0\n", o->name, r->path, (unsigned long long)st->st_size,
+				(unsigned long long)r->need);
+		else
+			fprintf(stderr, "iobench: job '%s': '%s' does not exist and allow_file_create=0\n", o->name, r->path);
+		return exists ? -EINVAL : -ENOENT;
 	}
 	if (!exists && o->create_on_open && !r->reads)
 		return 0; /* created by the job when it opens it */
@@ -227,9 +213,6 @@ static int layout_one(const struct layout_req *r)
 	uint64_t have = exists ? (uint64_t)st.st_size : 0;
 	int ret = may_lay_out(r, &st, exists);
 	if (ret <= 0)
-		return ret;
-	ret = check_space(r, have);
-	if (ret)
 		return ret;
 	files_make_parents(r->path);
 	int fd = open(r->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -293,7 +276,6 @@ static int layout_clone(struct run_ctx *rc, unsigned g, size_t ci)
 {
 	const struct clone_result *c = &rc->clones[ci];
 	const struct job *job = &rc->cfg->jobs[c->job];
-	int first = 0;
 	for (unsigned k = 0; k < c->plan.nfiles; k++) {
 		const char *path = c->plan.files[k].path;
 		if (seen_before(rc, g, ci, k, path))
@@ -301,19 +283,123 @@ static int layout_clone(struct run_ctx *rc, unsigned g, size_t ci)
 		struct layout_req r = { job, path, 0, false, rc->cfg->readonly || job->o.readonly, &rc->stop };
 		r.need = path_need(rc, g, path, &r.reads);
 		int ret = layout_one(&r);
-		if (ret == -EINTR)
+		if (ret) { /* the clone has failed: one line is enough */
+			if (ret != -EINTR)
+				fail_users(rc, g, path, ret);
 			return ret;
-		if (ret) {
-			fail_users(rc, g, path, ret);
-			first = first ? first : ret;
 		}
 	}
-	return first;
+	return 0;
+}
+
+/* The room a group's layout takes, by filesystem. */
+#define SPACE_FS_MAX 16
+struct fs_need {
+	unsigned long fsid;
+	uint64_t avail, add;
+	unsigned nfiles;
+	const struct job *job; /* the first job laying out there, and one of its files */
+	const char *path;
+};
+
+/* The filesystem a file is (or will be) on, and its free bytes: -errno if none is found. */
+static int file_fs(const char *path, unsigned long *fsid, uint64_t *avail)
+{
+	struct statvfs vfs;
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *d = dirname(dir);
+	while (statvfs(d, &vfs) < 0) { /* directories made on the way: their nearest ancestor's */
+		if (!strcmp(d, "/") || !strcmp(d, "."))
+			return -ENOENT;
+		d = dirname(d);
+	}
+	*fsid = vfs.f_fsid;
+	*avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	return 0;
+}
+
+/* Every clone of group g with a file on that filesystem fails: there is no room. */
+static void fail_on_fs(struct run_ctx *rc, unsigned g, unsigned long fsid)
+{
+	for (size_t i = 0; i < rc->nclones; i++) {
+		struct clone_result *c = &rc->clones[i];
+		for (unsigned k = 0; k < c->plan.nfiles && rc->cfg->jobs[c->job].groupid == g && !c->err; k++) {
+			unsigned long id;
+			uint64_t avail;
+			if (!file_fs(c->plan.files[k].path, &id, &avail) && id == fsid)
+				c->err = -ENOSPC;
+		}
+	}
+}
+
+/* How much laying out this (clone, file) adds to its filesystem's use; 0 when nothing. */
+static uint64_t space_added(const struct run_ctx *rc, unsigned g, const struct job *job, const char *path,
+			    unsigned long *fsid, uint64_t *avail)
+{
+	struct layout_req r = { job, path, 0, false, false, NULL };
+	struct stat st;
+	r.need = path_need(rc, g, path, &r.reads);
+	bool exists = stat(path, &st) == 0;
+	uint64_t have = exists ? (uint64_t)st.st_size : 0;
+	if (!takes_space(&r) || (exists && !S_ISREG(st.st_mode)) || r.need <= have)
+		return 0;
+	return file_fs(path, fsid, avail) ? 0 : r.need - have;
+}
+
+/* Refuse, before anything is written, a layout its filesystem has no room for: one line per
+ * filesystem, and every clone of the group with a file there fails with ENOSPC. */
+static int check_group_space(struct run_ctx *rc, unsigned g)
+{
+	struct fs_need fs[SPACE_FS_MAX];
+	unsigned nfs = 0;
+	for (size_t i = 0; i < rc->nclones; i++) {
+		const struct clone_result *c = &rc->clones[i];
+		const struct job *job = &rc->cfg->jobs[c->job];
+		unsigned eflags = engine_find(job->o.ioengine)->flags;
+		if (job->groupid != g || c->err || job->o.verify_only || rc->cfg->readonly || job->o.readonly ||
+		    (eflags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT | ENGINE_DIRS)))
+			continue;
+		for (unsigned k = 0; k < c->plan.nfiles; k++) {
+			const char *path = c->plan.files[k].path;
+			unsigned long id;
+			uint64_t avail, add = seen_before(rc, g, i, k, path) ? 0 : space_added(rc, g, job, path, &id, &avail);
+			if (!add)
+				continue;
+			unsigned f = 0;
+			while (f < nfs && fs[f].fsid != id)
+				f++;
+			if (f == nfs && nfs == SPACE_FS_MAX)
+				continue;
+			if (f == nfs)
+				fs[nfs++] = (struct fs_need){ id, avail, 0, 0, job, path };
+			fs[f].add += add;
+			fs[f].nfiles++;
+		}
+	}
+	int ret = 0;
+	for (unsigned f = 0; f < nfs; f++) {
+		if (fs[f].add <= fs[f].avail)
+			continue;
+		char what[PATH_MAX + 64];
+		if (fs[f].nfiles > 1)
+			snprintf(what, sizeof(what), "%u files of this group ('%.4000s'...): they need", fs[f].nfiles,
+				 fs[f].path);
+		else
+			snprintf(what, sizeof(what), "'%.4000s': it needs", fs[f].path);
+		fprintf(stderr, "iobench: job '%s': cannot lay out %s %llu more bytes (%llu MiB) and its filesystem "
+				"has %llu bytes (%llu MiB) free: %s\n", fs[f].job->o.name, what, (unsigned long long)fs[f].add,
+			(unsigned long long)(fs[f].add >> 20), (unsigned long long)fs[f].avail,
+			(unsigned long long)(fs[f].avail >> 20), strerror(ENOSPC));
+		fail_on_fs(rc, g, fs[f].fsid);
+		ret = -ENOSPC;
+	}
+	return ret;
 }
 
 int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
 {
-	int first = 0;
+	int first = check_group_space(rc, g);
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];

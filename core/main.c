@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/cli.h"
@@ -16,6 +17,7 @@
 
 struct monitor_out {
 	FILE *out;
+	struct outfile *of;
 	bool eta_shown;
 };
 
@@ -30,6 +32,23 @@ static void status_report(struct run_ctx *rc, void *arg)
 		report_all(mo->out, rc);
 	run_summary_free(rc);
 	run_use_snapshots(rc, false);
+	outfile_flush(mo->of); /* a report that cannot be written stops the run (output_alive) */
+}
+
+/* Can the report still reach its reader? A pipe whose reader went away (`| head -c 1`),
+ * or a write that failed, stops the run: nobody would see its results. Said once. */
+static bool output_alive(void *arg)
+{
+	struct monitor_out *mo = arg;
+	if (!mo->of->err && outfile_reader_gone(mo->of))
+		mo->of->err = -EPIPE;
+	if (!mo->of->err)
+		return true;
+	if (!mo->of->announced)
+		fprintf(stderr, "iobench: %s: cannot write the report: %s; stopping the jobs\n",
+			mo->of->path ? mo->of->path : "stdout", strerror(-mo->of->err));
+	mo->of->announced = true;
+	return false;
 }
 
 static void eta_line(const struct run_ctx *rc, const struct run_progress *p, void *arg)
@@ -158,16 +177,53 @@ static void sweep_label(char *buf, size_t len, const struct run_cfg *cfg, const 
 		o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", k ? " " : "", cfg->sweeps[k].name, sp->values[k]);
 }
 
+static bool same_file(const char *a, const struct stat *st)
+{
+	struct stat sa;
+	return stat(a, &sa) == 0 && sa.st_dev == st->st_dev && sa.st_ino == st->st_ino;
+}
+
+/* An output that is one of the run's own inputs (a job file, a file the jobs do I/O on)
+ * would be replaced by the report: refused, with one line. */
+static int output_is_input(const struct run_ctx *rc, const char *path, const char *what)
+{
+	struct stat st;
+	if (!path || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	const struct run_cfg *cfg = rc->cfg;
+	for (unsigned i = 0; i < cfg->nfile_names; i++)
+		if (same_file(cfg->file_names[i], &st)) {
+			fprintf(stderr, "iobench: %s: '%s' is the job file '%s': the report would replace it\n", what,
+				path, cfg->file_names[i]);
+			return -EINVAL;
+		}
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	for (size_t i = 0; i < rc->nclones; i++)
+		for (unsigned k = 0; k < rc->clones[i].plan.nfiles; k++) {
+			const char *f = rc->clones[i].plan.files[k].path;
+			const char *fb = strrchr(f, '/') ? strrchr(f, '/') + 1 : f;
+			if (!strcmp(base, fb) && same_file(f, &st)) { /* names first: no stat per file */
+				fprintf(stderr, "iobench: %s: '%s' is a file job '%s' does I/O on: the report would "
+						"replace it\n", what, path, cfg->jobs[rc->clones[i].job].o.name);
+				return -EINVAL;
+			}
+		}
+	return 0;
+}
+
 /* Prepare, run and report one configuration. Returns the exit status it deserves. */
-static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp, int *signal_out,
+static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_point *sp, int *signal_out,
 		    const char *cmdline, bool *reported)
 {
+	FILE *out = of->f;
 	struct run_ctx rc = { 0 };
 	struct signal_watch sw = { 0 };
 	int status = 1;
 	const struct cluster *cl = cfg->cluster;
 	bool quiet = cluster_rank(cl) != 0; /* in a cluster, rank 0 reports */
-	int perr = apply_sweep(cfg, sp) || run_prepare(&rc, cfg);
+	int perr = apply_sweep(cfg, sp) || run_prepare(&rc, cfg) ||
+		   (!cfg->parse_only && (output_is_input(&rc, cfg->output_path, "--output") ||
+					 output_is_input(&rc, cfg->plot_path, "--plot")));
 	if (cluster_max_int(cl, perr)) /* all ranks go on, or none (a barrier waits for all) */
 		goto out;
 	if (cfg->parse_only) {
@@ -186,10 +242,11 @@ static int run_once(struct run_cfg *cfg, FILE *out, const struct sweep_point *sp
 		fprintf(out, "%s=== sweep %u/%u: %s ===\n", sp->index ? "\n" : "", sp->index + 1, sp->total, label);
 	if (normal)
 		report_normal_header(out, &rc);
-	struct monitor_out mo = { out, false };
+	struct monitor_out mo = { out, of, false };
 	rc.eta = !quiet && (cfg->eta > 0 || (cfg->eta == 0 && isatty(STDERR_FILENO)));
 	rc.status_interval_ms = quiet ? 0 : cfg->status_interval_ms;
 	rc.status_cb = status_report;
+	rc.output_cb = output_alive;
 	rc.eta_cb = eta_line;
 	rc.cb_arg = &mo;
 	int run_err = run_execute(&rc, normal ? out : NULL);
@@ -253,9 +310,10 @@ out:
 }
 
 /* --sweep: every combination, the first --sweep outermost; each a complete run. */
-static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *out, const char *cmdline,
+static int run_sweep(int argc, char **argv, const struct run_cfg *first, struct outfile *of, const char *cmdline,
 		     bool *reported)
 {
+	FILE *out = of->f;
 	struct sweep_collect *col = calloc(1, sizeof(*col));
 	if (!col)
 		return 1;
@@ -284,7 +342,7 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, FILE *o
 				sp.values[k] = first->sweeps[k].values[rest % first->sweeps[k].nvalues];
 				rest /= first->sweeps[k].nvalues;
 			}
-			int sig = 0, st = run_once(&cfg, out, &sp, &sig, cmdline, reported);
+			int sig = 0, st = run_once(&cfg, of, &sp, &sig, cmdline, reported);
 			run_cfg_free(&cfg);
 			if (st > worst)
 				worst = st;
@@ -356,9 +414,12 @@ static int open_report(struct run_cfg *cfg, struct outfile *of, bool stdout_clos
  * checked. Returns the exit status. */
 static int close_report(const struct run_cfg *cfg, struct outfile *of, bool reported, int status)
 {
+	bool said = of->announced;
 	int ret = outfile_close(of, reported);
 	if (!ret || !reported)
 		return status;
+	if (said)
+		return status ? status : 1;
 	fprintf(stderr, "iobench: %s%s%s: cannot write the report: %s\n", of->path ? "--output: '" : "stdout",
 		of->path ? of->path : "", of->path ? "'" : "", strerror(-ret));
 	return status ? status : 1;
@@ -424,10 +485,10 @@ static int iobench_main(int argc, char **argv, const struct cluster *cl)
 	char *cmdline = command_line(argc, argv);
 	bool reported = false;
 	if (cfg.nsweeps && !cfg.parse_only) {
-		status = run_sweep(argc, argv, &cfg, of.f, cmdline, &reported);
+		status = run_sweep(argc, argv, &cfg, &of, cmdline, &reported);
 	} else {
 		int sig;
-		status = run_once(&cfg, of.f, NULL, &sig, cmdline, &reported);
+		status = run_once(&cfg, &of, NULL, &sig, cmdline, &reported);
 	}
 	free(cmdline);
 	status = close_report(&cfg, &of, reported, status);

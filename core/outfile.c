@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,6 +35,7 @@ static int wrap(struct outfile *o, int fd, bool own)
 	o->fd = fd;
 	o->own_fd = own;
 	o->err = 0;
+	o->announced = false;
 	o->f = fopencookie(o, "w", io);
 	return o->f ? 0 : -errno;
 }
@@ -149,6 +151,12 @@ int outfile_open(struct outfile *o, const char *path)
 		o->dest = NULL;
 	}
 	return ret;
+}
+
+bool outfile_reader_gone(const struct outfile *o)
+{
+	struct pollfd p = { .fd = o->fd, .events = 0 };
+	return !o->tmp && poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
 }
 
 int outfile_flush(struct outfile *o)

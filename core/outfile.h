@@ -17,12 +17,15 @@ struct outfile {
 	int fd;
 	bool own_fd;       /* close fd at the end (not stdout's) */
 	int err;           /* -errno of the first failed write */
+	bool announced;    /* the failure has been reported to the user */
 };
 
 /* Open path for writing. 0 or -errno (nothing is created then). */
 int outfile_open(struct outfile *o, const char *path);
 /* Write to an open descriptor (stdout). 0 or -errno. */
 int outfile_open_fd(struct outfile *o, int fd);
+/* Is the target a pipe or socket whose reader has gone away? */
+bool outfile_reader_gone(const struct outfile *o);
 /* Flush: 0, or -errno of the first write that failed. */
 int outfile_flush(struct outfile *o);
 /* Flush and close; keep: rename into place, else remove the temporary file (a direct

@@ -159,8 +159,13 @@ static int check_targets(const struct job_opts *o, const struct engine_ops *ops,
 	for (unsigned i = 0; i < plan->nfiles && !(ops->flags & ENGINE_NO_FILE); i++) {
 		struct stat st;
 		const char *path = plan->files[i].path;
-		if ((changes ? lstat(path, &st) : stat(path, &st)) < 0)
+		if ((changes || o->unlink ? lstat(path, &st) : stat(path, &st)) < 0)
 			continue; /* made by the job, or by laying out */
+		if (o->unlink && !S_ISREG(st.st_mode) && !(dirs && S_ISDIR(st.st_mode))) {
+			fprintf(stderr, "iobench: job '%s': unlink=1: '%s' is %s; only regular files are removed\n",
+				o->name, path, file_kind(st.st_mode));
+			return -EINVAL;
+		}
 		if (!fileop && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
 			continue;
 		if (!fileop) {
@@ -319,12 +324,17 @@ static void monitor_group(struct run_ctx *rc, unsigned started)
 	uint64_t now = clock_now_ns();
 	uint64_t next_eta = now + NS_PER_SEC, next_status = now + rc->status_interval_ms * NS_PER_MS;
 	uint64_t asked_due = 0; /* SIGUSR1: when the workers have published copies */
+	unsigned ticks = 0;
 	while (atomic_load(&rc->threads_done) < started) {
 		clock_sleep_ns(20 * NS_PER_MS);
 		now = clock_now_ns();
 		if (atomic_exchange(&rc->status_request, false) && !asked_due) {
 			bool had = rc->status_interval_ms != 0;
 			asked_due = run_status_snapshots(rc) ? 0 : had ? now : now + 150 * NS_PER_MS;
+		}
+		if (rc->output_cb && ++ticks % 5 == 0 && !rc->output_cb(rc->cb_arg)) {
+			rc->output_lost = true;
+			atomic_store(&rc->stop, true);
 		}
 		if (asked_due && now >= asked_due && rc->status_cb) {
 			rc->status_cb(rc, rc->cb_arg);
@@ -390,10 +400,13 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		args[i].job = c->job;
 		args[i].waitee = find_waitee(rc, job);
 		int err = pthread_create(&args[i].tid, NULL, thread_main, &args[i]);
-		if (err) {
-			fprintf(stderr, "iobench: job '%s': cannot start a thread: %s\n", job->o.name,
-				strerror(err));
+		if (err) { /* this clone and those not started fail with it (EAGAIN: RLIMIT_NPROC, pids) */
+			fprintf(stderr, "iobench: job '%s': cannot start a thread: %s%s\n", job->o.name, strerror(err),
+				err == EAGAIN ? " (a limit on processes: RLIMIT_NPROC, or a cgroup's pids.max?)" : "");
 			atomic_store(&rc->stop, true);
+			for (size_t k = i; k < rc->nclones; k++)
+				if (cfg->jobs[rc->clones[k].job].groupid == g && !rc->clones[k].ts->error)
+					rc->clones[k].ts->error = err;
 			ret = -err;
 			go = false;
 			break;
@@ -445,7 +458,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 		int r = run_group(rc, g, notes);
 		if (r && !ret)
 			ret = r;
-		if (atomic_load(&rc->interrupted))
+		if (atomic_load(&rc->interrupted) || rc->output_lost)
 			break;
 		atomic_store(&rc->stop, false); /* exitall ends its own group only */
 	}

@@ -144,6 +144,8 @@ struct run_ctx {
 	bool eta;                           /* print the ETA line */
 	void (*status_cb)(struct run_ctx *rc, void *arg);
 	void (*eta_cb)(const struct run_ctx *rc, const struct run_progress *p, void *arg);
+	bool (*output_cb)(void *arg);       /* false: the report cannot reach anyone; stop */
+	bool output_lost;                   /* so it was: no further groups */
 	void *cb_arg;
 	atomic_uint threads_done;
 	uint64_t last_eta_bytes[DDIR_NR], last_eta_ios[DDIR_NR], last_eta_ns;

@@ -17,6 +17,7 @@ static void signal_set(sigset_t *set)
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGQUIT);
 	sigaddset(set, SIGUSR1);
 	sigaddset(set, SIGUSR2);
 }
@@ -34,6 +35,7 @@ void signals_init(void)
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN); /* RLIMIT_FSIZE: the write fails with EFBIG and is reported */
 }
 
 void signals_block(void)

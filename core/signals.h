@@ -1,10 +1,11 @@
-/* Signals without globals: INT, TERM, USR1 and USR2 are blocked in every thread and one
- * watcher thread takes them with sigtimedwait(). The first INT or TERM stops the jobs and
+/* Signals without globals: INT, TERM, QUIT, USR1 and USR2 are blocked in every thread and
+ * one watcher thread takes them with sigtimedwait(). The first INT, TERM or QUIT stops the
+ * jobs and
  * the results so far are printed. A repeat from the same sender within a second (timeout(1),
  * kubectl and systemd signal the process and then its group) changes nothing; any other
  * second one while the results are being written, or a third, ends the process at once. USR1 asks for
- * the statistics so far (as fio); USR2 is ignored. SIGPIPE is ignored: a write to a closed
- * pipe fails with EPIPE and the run reports it. */
+ * the statistics so far (as fio); USR2 is ignored. SIGPIPE and SIGXFSZ are ignored: the
+ * write fails (EPIPE, EFBIG) and the run reports it. */
 #ifndef IOBENCH_SIGNALS_H
 #define IOBENCH_SIGNALS_H
 #include <pthread.h>

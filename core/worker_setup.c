@@ -107,13 +107,13 @@ int open_files(struct wstate *s)
 
 int worker_nomem(struct wstate *s, const char *what, uint64_t bytes)
 {
-	static const char units[] = "KMGTPE";
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double v = (double)bytes;
-	int u = -1;
-	while (v >= 1024 && u < 5)
+	unsigned u = 0;
+	while (v >= 1024 && u < 6)
 		v /= 1024, u++;
-	fprintf(stderr, "iobench: job '%s': out of memory: cannot allocate %.1f %siB for the %s\n", s->o->name,
-		v, u >= 0 ? (char[]){ units[u], 0 } : "", what);
+	fprintf(stderr, "iobench: job '%s': out of memory: cannot allocate %.1f %s (%llu bytes) for the %s\n",
+		s->o->name, v, units[u], (unsigned long long)bytes, what);
 	return -ENOMEM;
 }
 

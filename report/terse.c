@@ -45,11 +45,21 @@ static void ddir_fields(FILE *out, const struct report_unit *u, int d, unsigned 
 			fin(io.mean), fin(sample_summary_stddev(&io)), io.samples);
 }
 
+/* A name or description in a terse field: a ';' would split the line into one field too
+ * many for every consumer, so it is written as '_' (and a newline as a space). */
+static void terse_text(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == ';' ? '_' : *s == '\n' ? ' ' : *s, out);
+}
+
 static void unit_line(FILE *out, const struct report_unit *u, const struct run_ctx *rc, unsigned version)
 {
 	const struct thread_stats *ts = &u->ts;
 	const struct job_opts *o = &u->job->o;
-	fprintf(out, "%u;iobench-%s;%s;%u;%d", version, IOBENCH_VERSION, unit_name(u), u->groupid, ts->error);
+	fprintf(out, "%u;iobench-%s;", version, IOBENCH_VERSION);
+	terse_text(out, unit_name(u));
+	fprintf(out, ";%u;%d", u->groupid, ts->error);
 	for (int d = 0; d < (version >= 4 ? DDIR_NR : DDIR_TRIM); d++)
 		ddir_fields(out, u, d, version);
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
@@ -77,8 +87,10 @@ static void unit_line(FILE *out, const struct report_unit *u, const struct run_c
 	}
 	if (o->continue_on_error)
 		fprintf(out, ";%" PRIu64 ";%d", ts->nr_errors, ts->error);
-	if (o->description[0])
-		fprintf(out, ";%s", o->description);
+	if (o->description[0]) {
+		fputc(';', out);
+		terse_text(out, o->description);
+	}
 	fprintf(out, "\n");
 }
 
