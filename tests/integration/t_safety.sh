@@ -137,7 +137,7 @@ else
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" \
 	"$IOBENCH" --name=m --ioengine=null --bs=1g --iodepth=4096 --size=1t --output-format=json >oom.json 2>oom.err
 check "out of memory for the buffers: one line naming them and how much (4.0 TiB), \"error\" : 12" \
-	sh -c "[ \$(jq '.jobs[0].error' oom.json) -eq 12 ] && [ \$(grep -vc "^==" oom.err) -eq 1 ] && grep -q 'out of memory: cannot allocate 4.0 TiB (4398046511104 bytes) for the I/O buffers (iodepth 4096 x the largest block size 1073741824' oom.err"
+	sh -c "[ \$(jq '.jobs[0].error' oom.json) -eq 12 ] && [ \$(grep -vc '^==' oom.err) -eq 1 ] && grep -q 'out of memory: cannot allocate 4.0 TiB (4398046511104 bytes) for the I/O buffers (iodepth 4096 x the largest block size 1073741824' oom.err"
 fi
 
 # --- outputs: never clobbered by a run that did not happen ---
