@@ -371,7 +371,7 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 			fprintf(stderr, "iobench: unrecognized option '--%.*s%s'\n", SHOWN(key));
 			return CLI_ERROR;
 		}
-		if (!val && def->type != OPT_BOOL && def->parse != opt_parse_logname) {
+		if (!val && !option_is_flag(def)) {
 			if (!next) {
 				fprintf(stderr, "iobench: option '--%s' needs a value\n", key);
 				return CLI_ERROR;

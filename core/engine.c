@@ -29,6 +29,11 @@ int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const
 	return 0;
 }
 
+int engine_post_open(const struct engine_ops *ops, struct engine_ctx *ctx)
+{
+	return ops->post_open ? ops->post_open(ctx) : 0;
+}
+
 int engine_close_file(const struct engine_ops *ops, struct engine_ctx *ctx, int fd)
 {
 	if (ops->close_file)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "core/job.h"
+#include "core/options.h"
 
 /* One I/O in flight or waiting. The worker owns these; engines fill `result`. */
 struct io_unit {
@@ -42,44 +43,63 @@ enum engine_flags {
 };
 
 struct engine_ctx {
-	void *priv;          /* the engine's own state */
+	void *priv;          /* the engine's own state (init makes it, cleanup frees it) */
 	unsigned depth;      /* most I/Os in flight */
 	struct io_unit *units;
 	unsigned nr_units;
 	size_t buf_len;      /* bytes of each unit's buffer */
-	const int *fds;      /* the clone's open files, known before init() */
+	const int *fds;      /* the clone's files, by file index: set by open_file, -1 when closed;
+			      * all open by post_open unless files_one_by_one */
 	unsigned nr_fds;
+	bool files_one_by_one; /* opened and closed in turn while the job runs (opendir reads) */
 	const struct job_opts *opts;
+	const void *eng_opts; /* the engine's own options (engine_ops.options), resolved */
+	/* getevents() puts the I/Os it reaped here, in [0, n): an array of depth entries the
+	 * core owns. */
+	struct io_unit **events;
 	/* An engine that fails may say why, for the one line the core prints about it
 	 * ("io_uring is blocked here: ..."); empty when it has nothing to add. */
 	char why[256];
 };
 
+/* The hooks run in this order: init, open_file for each file, post_open, then queue /
+ * commit / getevents while the job runs (open_file and close_file again for files opened one
+ * by one), close_file for each open file, cleanup. Only init may fail before any I/O; cleanup
+ * runs whenever init ran, also after a failure. */
 struct engine_ops {
 	const char *name;
 	unsigned flags;
+	/* Its own options: a table ended by { NULL } whose offsets are into a struct of
+	 * options_size bytes, filled from the defaults and the job's values (ctx->eng_opts). */
+	const struct option_def *options;
+	size_t options_size;
 	int (*init)(struct engine_ctx *ctx);
 	void (*cleanup)(struct engine_ctx *ctx);
 	int (*open_file)(struct engine_ctx *ctx, const char *path, int flags, int *fd);
+	/* Every file is open (ctx->fds): register them, say (io_uring). */
+	int (*post_open)(struct engine_ctx *ctx);
 	int (*close_file)(struct engine_ctx *ctx, int fd);
 	int (*queue)(struct engine_ctx *ctx, struct io_unit *u);
 	int (*commit)(struct engine_ctx *ctx);
-	/* Wait for at least min completions (or until timeout, if not NULL); return how
-	 * many (<= max) are ready. */
+	/* Wait for at least min completions (or until timeout, if not NULL); put those ready
+	 * (at most max) in ctx->events and return how many. */
 	int (*getevents)(struct engine_ctx *ctx, unsigned min, unsigned max,
 			 const struct timespec *timeout);
-	struct io_unit *(*event)(struct engine_ctx *ctx, unsigned i);
 };
 
 /* engines/registry.c: the only list of engines. */
 const struct engine_ops *engine_find(const char *name);
-const char *engine_names(void);
+/* The i-th engine, NULL past the last. */
+const struct engine_ops *engine_by_index(size_t i);
+/* "psync, sync, ...": every engine's name, into buf; returns buf. */
+const char *engine_names(char *buf, size_t len);
 
 /* Wrappers: fill defaults for hooks an engine leaves NULL. */
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx);
 void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx);
 int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,
 		     int flags, int *fd);
+int engine_post_open(const struct engine_ops *ops, struct engine_ctx *ctx);
 int engine_close_file(const struct engine_ops *ops, struct engine_ctx *ctx, int fd);
 
 static inline int engine_queue(const struct engine_ops *ops, struct engine_ctx *ctx,
@@ -99,10 +119,5 @@ static inline int engine_getevents(const struct engine_ops *ops, struct engine_c
 	return ops->getevents ? ops->getevents(ctx, min, max, timeout) : 0;
 }
 
-static inline struct io_unit *engine_event(const struct engine_ops *ops, struct engine_ctx *ctx,
-					   unsigned i)
-{
-	return ops->event(ctx, i);
-}
 
 #endif

@@ -61,6 +61,8 @@ void job_free(struct job *job)
 		return;
 	opt_list_free(&job->inherit);
 	opt_list_free(&job->given);
+	free(job->eng_opts);
+	job->eng_opts = NULL;
 }
 
 static void report(const struct opt_kv *kv, const char *jobname, const char *what, const char *detail)
@@ -82,20 +84,45 @@ static const struct opt_kv *last_given(const struct opt_list *const *lists, size
 	return found;
 }
 
+/* Which row an option of a job is: the core's, else its engine's (whose field lies in the
+ * engine's options). NULL after a line: unknown, or another engine's. */
+static const struct option_def *job_option(const struct job *job, const struct opt_kv *kv, const char *jobname,
+					   void **base)
+{
+	const struct option_def *def = option_find_core(kv->name);
+	*base = (void *)&job->o;
+	if (def)
+		return def;
+	if ((def = option_find_in(job->ops->options, kv->name))) {
+		*base = job->eng_opts;
+		return def;
+	}
+	char what[400], engines[256] = "";
+	const struct engine_ops *e;
+	for (size_t i = 0; (e = engine_by_index(i)); i++)
+		if (option_find_in(e->options, kv->name))
+			snprintf(engines + strlen(engines), sizeof(engines) - strlen(engines), "%s%s",
+				 engines[0] ? " " : "", e->name);
+	if (engines[0])
+		snprintf(what, sizeof(what), "option '%.200s' is for the %s engine, not %s", kv->name, engines,
+			 job->ops->name);
+	else
+		snprintf(what, sizeof(what), "unknown option '%.200s'", kv->name);
+	report(kv, jobname, what, "");
+	return NULL;
+}
+
 /* Options apply in order, as in fio: kb_base changes how the sizes after it read. */
-static int apply_list(struct job_opts *o, const struct opt_list *l, const char *jobname)
+static int apply_list(struct job *job, const struct opt_list *l, const char *jobname)
 {
 	char err[512];
 	for (size_t i = 0; i < l->n; i++) {
 		const struct opt_kv *kv = &l->v[i];
-		const struct option_def *def = option_find(kv->name);
-		if (!def) {
-			char what[300];
-			snprintf(what, sizeof(what), "unknown option '%s'", kv->name);
-			report(kv, jobname, what, "");
+		void *base;
+		const struct option_def *def = job_option(job, kv, jobname, &base);
+		if (!def)
 			return -EINVAL;
-		}
-		int ret = option_set(o, def, kv->value, err, sizeof(err));
+		int ret = option_set_at(&job->o, base, def, kv->value, err, sizeof(err));
 		if (ret) {
 			char what[300];
 			snprintf(what, sizeof(what), "%s: ", def->name);
@@ -103,25 +130,6 @@ static int apply_list(struct job_opts *o, const struct opt_list *l, const char *
 			return ret;
 		}
 	}
-	return 0;
-}
-
-/* Engine options (fixedbufs, hipri...) only go with the engines that take them. */
-static int check_engine_options(const struct opt_list *const *lists, size_t n, const char *engine,
-				const char *jobname)
-{
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < lists[i]->n; k++) {
-			const struct opt_kv *kv = &lists[i]->v[k];
-			const struct option_def *def = option_find(kv->name);
-			if (!def || option_fits_engine(def, engine))
-				continue;
-			char what[300];
-			snprintf(what, sizeof(what), "option '%s' is for the %s engine, not %s", kv->name,
-				 def->engines, engine);
-			report(kv, jobname, what, "");
-			return -EINVAL;
-		}
 	return 0;
 }
 
@@ -139,9 +147,10 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	/* The engine first: an unsupported engine is the reason, not its own options. */
 	const struct opt_kv *eng = last_given(lists, 3, "ioengine");
 	const char *engine = eng && eng->value ? eng->value : "psync";
-	if (!engine_find(engine)) {
-		char what[300];
-		snprintf(what, sizeof(what), "ioengine: unknown engine '%s' (known: %s)", engine, engine_names());
+	if (!(job->ops = engine_find(engine))) {
+		char what[1400], names[1024];
+		snprintf(what, sizeof(what), "ioengine: unknown engine '%.200s' (known: %s)", engine,
+			 engine_names(names, sizeof(names)));
 		if (eng)
 			report(eng, name, what, "");
 		else
@@ -149,19 +158,20 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 		return -EINVAL;
 	}
 	options_defaults(o);
+	free(job->eng_opts);
+	job->eng_opts = calloc(1, job->ops->options_size ? job->ops->options_size : 1);
+	if (!job->eng_opts)
+		return -ENOMEM;
+	options_defaults_at(o, job->eng_opts, job->ops->options);
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	for (size_t i = 0; i < 3; i++) {
-		int ret = apply_list(o, lists[i], name);
+		int ret = apply_list(job, lists[i], name);
 		if (ret)
 			return ret;
 	}
 	/* A job's name is its section's; a name= option inside a section does not rename it. */
 	snprintf(o->name, sizeof(o->name), "%s", name);
-	/* io_uring registers buffers and files unless told not to (fixedbufs=0, registerfiles=0). */
-	o->fixedbufs_auto = !last_given(lists, 3, "fixedbufs");
-	o->registerfiles_auto = !last_given(lists, 3, "registerfiles");
-	o->userspace_reap_auto = !last_given(lists, 3, "userspace_reap"); /* libaio: ring first */
 	if (o->gtod_reduce) /* as fio: no latencies, no bandwidth samples */
 		o->disable_lat = o->disable_clat = o->disable_slat = o->disable_bw = true;
-	return check_engine_options(lists, 3, o->ioengine, name);
+	return 0;
 }

@@ -124,8 +124,7 @@ struct job_opts {
 	uint64_t fsync_blocks, fdatasync_blocks;
 	unsigned sync_mode;
 	unsigned fadvise;
-	unsigned stat_type;
-	unsigned clocksource;     /* CLK_AUTO: the TSC where invariant, as fio */       /* filestat, dirstat: which stat call */
+	unsigned clocksource;     /* CLK_AUTO: the TSC where invariant, as fio */
 	/* buffers */
 	unsigned compress_pct, compress_chunk, dedupe_pct;
 	unsigned pattern_len;
@@ -136,11 +135,6 @@ struct job_opts {
 	/* engines */
 	unsigned iodepth, iodepth_batch_submit, iodepth_batch_complete_min;
 	unsigned iodepth_batch_complete_max, iodepth_low;
-	unsigned nonvectored;
-	int sqthread_poll_cpu;
-	uint64_t fault_after;      /* faulty engine: the I/O that fails */
-	unsigned fault_errno;
-	bool fault_short;          /* faulty engine: transfer half instead of failing */
 	/* units and placement */
 	unsigned kb_base, unit_base;
 	unsigned cpus_policy;
@@ -150,10 +144,7 @@ struct job_opts {
 	bool direct, time_based, group_reporting, stonewall, new_group, allow_mounted_write;
 	bool thread, unlink, create_on_open, allow_file_create, randrepeat, randseed_set;
 	bool norandommap, end_fsync, fsync_on_close, invalidate, zero_buffers, refill_buffers;
-	bool scramble_buffers, exitall, exitall_on_error, readonly, fixedbufs, registerfiles;
-	bool fixedbufs_auto, registerfiles_auto; /* not given: io_uring uses them where it can */
-	bool userspace_reap_auto;
-	bool sqthread_poll, hipri, userspace_reap;
+	bool scramble_buffers, exitall, exitall_on_error, readonly;
 	/* verify */
 	unsigned verify;           /* enum verify_type (core/checksum.h) */
 	unsigned verify_pattern_len;
@@ -175,6 +166,8 @@ struct job_opts {
 	char unsupported[64];
 };
 
+struct engine_ops;
+
 /* One job section as parsed, before numjobs expands it into clones. */
 struct job {
 	struct opt_list inherit;  /* [global] options in force for it (job files) */
@@ -183,6 +176,8 @@ struct job {
 	int line;
 	unsigned file_index;      /* which job file (0 = command line / first file) */
 	struct job_opts o;        /* resolved by job_resolve() */
+	const struct engine_ops *ops; /* its engine, found once by job_resolve() */
+	void *eng_opts;           /* the engine's own options (ops->options), resolved */
 	unsigned groupid;
 };
 

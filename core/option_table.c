@@ -2,6 +2,7 @@
  * range and help. Order is the order of --cmdhelp=all and docs/options.md. */
 #include <stddef.h>
 
+#include "core/checksum.h"
 #include "core/options.h"
 
 #define OFF(f) offsetof(struct job_opts, f)
@@ -26,10 +27,114 @@
 #define U64(n, f, d, lo, hi, c, h) { .name = n, .type = OPT_U64, .offset = OFF(f), .def = d, .min = lo, .max = hi, .category = c, .help = h }
 #define SIZE(n, f, d, c, h) { .name = n, .type = OPT_SIZE, .offset = OFF(f), .def = d, .category = c, .help = h }
 #define TIME(n, f, d, u, c, h) { .name = n, .type = OPT_TIME, .offset = OFF(f), .def = d, .unit = u, .category = c, .help = h }
+#define CHOICE(n, f, list, d, c, h) { .name = n, .type = OPT_CHOICE, .offset = OFF(f), .choices = list, .def = d, .category = c, .help = h }
 #define FUNC(n, f, fn, d, syn, c, h) { .name = n, .type = OPT_FUNC, .offset = OFF(f), .size = SZ(f), .parse = fn, .def = d, .syntax = syn, .category = c, .help = h }
 #define NOT(n, h) { .name = n, .type = OPT_UNSUPPORTED, .category = C_NOT, .help = h }
 #define NOOP(n, c, h) { .name = n, .type = OPT_NOOP, .category = c, .help = h }
 #define SEC 1000000ULL
+
+static const struct choice fallocate_choices[] = {
+	{ "none", FALLOC_NONE, "Do not pre-allocate space" },
+	{ "native", FALLOC_NATIVE, "fallocate(2), falling back to none" },
+	{ "posix", FALLOC_POSIX, "posix_fallocate(3)" },
+	{ "keep", FALLOC_KEEP, "fallocate(2) with FALLOC_FL_KEEP_SIZE" },
+	{ "truncate", FALLOC_TRUNCATE, "Extend the file with ftruncate(2)" },
+	{ "0", FALLOC_NONE, "Same as none" },
+	{ "1", FALLOC_POSIX, "Same as posix" },
+	{ NULL, 0, NULL },
+};
+static const struct choice fadvise_choices[] = {
+	{ "0", FADV_NONE, "No hint" },
+	{ "1", FADV_AUTO, "Sequential or random, by the job's pattern" },
+	{ "sequential", FADV_SEQUENTIAL, "POSIX_FADV_SEQUENTIAL" },
+	{ "random", FADV_RANDOM, "POSIX_FADV_RANDOM" },
+	{ NULL, 0, NULL },
+};
+static const struct choice sync_choices[] = {
+	{ "none", SYNC_NONE, "No O_SYNC or O_DSYNC" },
+	{ "0", SYNC_NONE, "Same as none" },
+	{ "sync", SYNC_SYNC, "O_SYNC" },
+	{ "1", SYNC_SYNC, "Same as sync" },
+	{ "dsync", SYNC_DSYNC, "O_DSYNC" },
+	{ NULL, 0, NULL },
+};
+static const struct choice rate_process_choices[] = {
+	{ "linear", RATE_LINEAR, "Even spacing" },
+	{ "poisson", RATE_POISSON, "Exponentially distributed gaps (a Poisson process)" },
+	{ NULL, 0, NULL },
+};
+static const struct choice cpus_policy_choices[] = {
+	{ "shared", CPUS_SHARED, "Every clone may run on all the CPUs" },
+	{ "split", CPUS_SPLIT, "Each clone gets one CPU of the set, in turn" },
+	{ NULL, 0, NULL },
+};
+static const struct choice continue_choices[] = {
+	{ "none", 0, "Stop on the first error" },
+	{ "0", 0, "Same as none" },
+	{ "read", CONT_READ, "Go on after read errors" },
+	{ "write", CONT_WRITE, "Go on after write errors" },
+	{ "io", CONT_READ | CONT_WRITE, "Go on after read and write errors" },
+	{ "verify", CONT_VERIFY, "Go on after verify errors" },
+	{ "all", CONT_ALL, "Go on after any error" },
+	{ "1", CONT_ALL, "Same as all" },
+	{ NULL, 0, NULL },
+};
+static const struct choice sequencer_choices[] = {
+	{ "sequential", SEQ_SEQUENTIAL, "rw=mode:N: N sequential I/Os per new offset" },
+	{ "identical", SEQ_IDENTICAL, "rw=mode:N: the same offset N times" },
+	{ NULL, 0, NULL },
+};
+static const struct choice generator_choices[] = {
+	{ "tausworthe", 0, "Accepted: iobench's generator never repeats a block in a pass" },
+	{ "lfsr", 1, "Accepted: as above" },
+	{ "tausworthe64", 2, "Accepted: as above" },
+	{ NULL, 0, NULL },
+};
+static const struct choice verify_choices[] = {
+	{ "0", VERIFY_NONE, "No verify" },
+	{ "none", VERIFY_NONE, "No verify" },
+	{ "md5", VERIFY_MD5, "MD5 (OpenSSL)" },
+	{ "crc32c", VERIFY_CRC32C, "CRC32C (ISA-L)" },
+	{ "crc32c-intel", VERIFY_CRC32C, "CRC32C (ISA-L picks the fastest instructions)" },
+	{ "crc64", VERIFY_CRC64, "CRC64 ECMA (ISA-L)" },
+	{ "crc16", VERIFY_CRC16, "CRC16 T10-DIF (ISA-L)" },
+	{ "xxhash", VERIFY_XXHASH, "XXH64 (libxxhash)" },
+	{ "sha1", VERIFY_SHA1, "SHA-1 (OpenSSL)" },
+	{ "sha256", VERIFY_SHA256, "SHA-256 (OpenSSL)" },
+	{ "sha512", VERIFY_SHA512, "SHA-512 (OpenSSL)" },
+	{ "pattern", VERIFY_PATTERN, "Compare with verify_pattern" },
+	{ "meta", VERIFY_META, "Only the header: magic, length and offset" },
+	{ "null", VERIFY_NONE, "Accepted: no verify" },
+	{ "crc32", VERIFY_CRC32, "CRC32 (ISA-L, the gzip polynomial)" },
+	{ "sha224", VERIFY_SHA224, "SHA-224 (OpenSSL)" },
+	{ "sha384", VERIFY_SHA384, "SHA-384 (OpenSSL)" },
+	{ "sha3-224", VERIFY_SHA3_224, "SHA3-224 (OpenSSL)" },
+	{ "sha3-256", VERIFY_SHA3_256, "SHA3-256 (OpenSSL)" },
+	{ "sha3-384", VERIFY_SHA3_384, "SHA3-384 (OpenSSL)" },
+	{ "sha3-512", VERIFY_SHA3_512, "SHA3-512 (OpenSSL)" },
+	{ NULL, 0, NULL },
+};
+static const struct choice unified_choices[] = {
+	{ "none", UNIFIED_NONE, "Reads, writes and trims apart" },
+	{ "0", UNIFIED_NONE, "Same as none" },
+	{ "mixed", UNIFIED_MIXED, "One 'mixed' block with everything summed" },
+	{ "1", UNIFIED_MIXED, "Same as mixed" },
+	{ "both", UNIFIED_BOTH, "Apart, then mixed" },
+	{ "2", UNIFIED_BOTH, "Same as both" },
+	{ NULL, 0, NULL },
+};
+static const struct choice clocksource_choices[] = {
+	{ "gettimeofday", CLK_GETTIMEOFDAY, "The kernel's clock (CLOCK_MONOTONIC here)" },
+	{ "clock_gettime", CLK_CLOCK_GETTIME, "clock_gettime(CLOCK_MONOTONIC)" },
+	{ "cpu", CLK_CPU, "The CPU's invariant time-stamp counter, calibrated" },
+	{ NULL, 0, NULL },
+};
+static const struct choice unit_base_choices[] = {
+	{ "0", 0, "Auto (bytes)" },
+	{ "8", 0, "Bytes" },
+	{ "1", 1, "Bits" },
+	{ NULL, 0, NULL },
+};
 
 const struct option_def option_table[] = {
 	STR("name", name, NULL, C_JOB, "Name of this job"),
@@ -64,14 +169,13 @@ const struct option_def option_table[] = {
 	BOOL("unlink", unlink, "0", C_FILE, "Remove the job's files when the job is done"),
 	BOOL("create_on_open", create_on_open, "0", C_FILE, "Create files when first opened, not before"),
 	BOOL("allow_file_create", allow_file_create, "1", C_FILE, "May create files that do not exist"),
-	FUNC("fallocate", fallocate, opt_parse_choice, "native", "none|native|posix|keep|truncate|0|1",
-	     C_FILE, "How new files are allocated"),
+	CHOICE("fallocate", fallocate, fallocate_choices, "native", C_FILE, "How new files are allocated"),
 
 	{ .name = "rw", .alias = "readwrite", .type = OPT_FUNC, .offset = OFF(rw), .parse = opt_parse_rw,
 	  .def = "read", .syntax = "read|write|randread|randwrite|rw|randrw[:N]", .category = C_PAT,
 	  .help = "I/O pattern, with an optional offset modifier :N" },
-	FUNC("rw_sequencer", rw_sequencer, opt_parse_choice, "sequential", "sequential|identical", C_PAT,
-	     "What rw=mode:N does: N sequential I/Os, or the same offset N times"),
+	CHOICE("rw_sequencer", rw_sequencer, sequencer_choices, "sequential", C_PAT,
+	       "What rw=mode:N does: N sequential I/Os, or the same offset N times"),
 	UINT("rwmixread", rwmixread, "50", 0, 100, C_PAT, "Percentage of a mixed workload that is reads"),
 	FUNC("rwmixwrite", rwmixread, opt_parse_rwmixwrite, NULL, "integer 0..100", C_PAT,
 	     "Percentage of a mixed workload that is writes"),
@@ -88,8 +192,8 @@ const struct option_def option_table[] = {
 	  .category = C_PAT, .help = "Share of a random workload that is random (the rest sequential)" },
 	BOOL("randrepeat", randrepeat, "1", C_PAT, "The same random sequence on every run"),
 	FUNC("randseed", randseed, opt_parse_randseed, NULL, "integer", C_PAT, "Seed of the random sequence"),
-	FUNC("random_generator", random_generator, opt_parse_choice, "tausworthe",
-	     "tausworthe|lfsr|tausworthe64", C_PAT, "Accepted; iobench uses one generator for all"),
+	CHOICE("random_generator", random_generator, generator_choices, "tausworthe", C_PAT,
+	       "Accepted; iobench uses one generator for all"),
 	FUNC("random_distribution", dist, opt_parse_distribution, "random",
 	     "random|zipf:t|pareto:h|normal:s[:center]|zoned:pct/pct:...|zoned_abs:pct/size:...", C_PAT,
 	     "Distribution of random offsets"),
@@ -117,19 +221,19 @@ const struct option_def option_table[] = {
 	{ .name = "rate_iops_min", .type = OPT_FUNC, .offset = OFF(rate_iops_min), .size = SZ(rate_iops_min),
 	  .parse = opt_parse_dir_uints, .min = 0, .max = INT64_MAX, .syntax = "int[,int[,int]]",
 	  .category = C_TIME, .help = "Fail the job if IOPS fall below this" },
-	FUNC("rate_process", rate_process, opt_parse_choice, "linear", "linear|poisson", C_TIME,
-	     "How rated I/Os are spaced"),
+	CHOICE("rate_process", rate_process, rate_process_choices, "linear", C_TIME,
+	       "How rated I/Os are spaced"),
 
 	U64("fsync", fsync_blocks, NULL, 0, INT64_MAX, C_SYNC, "fsync(2) after this many writes"),
 	U64("fdatasync", fdatasync_blocks, NULL, 0, INT64_MAX, C_SYNC, "fdatasync(2) after this many writes"),
 	BOOL("end_fsync", end_fsync, "0", C_SYNC, "fsync(2) the files when the job ends"),
 	BOOL("fsync_on_close", fsync_on_close, "0", C_SYNC, "fsync(2) each file before closing it"),
-	FUNC("sync", sync_mode, opt_parse_choice, "none", "none|sync|dsync|0|1", C_SYNC,
-	     "Open files with O_SYNC or O_DSYNC"),
+	CHOICE("sync", sync_mode, sync_choices, "none", C_SYNC,
+	       "Open files with O_SYNC or O_DSYNC"),
 	BOOL("direct", direct, "0", C_SYNC, "O_DIRECT: bypass the page cache"),
 	FUNC("buffered", direct, opt_parse_buffered, "1", "boolean", C_SYNC, "The opposite of direct"),
-	FUNC("fadvise_hint", fadvise, opt_parse_choice, "1", "0|1|sequential|random", C_SYNC,
-	     "posix_fadvise(2) hint for the files"),
+	CHOICE("fadvise_hint", fadvise, fadvise_choices, "1", C_SYNC,
+	       "posix_fadvise(2) hint for the files"),
 	BOOL("invalidate", invalidate, "1", C_SYNC, "Drop the files' page cache before the job"),
 
 	BOOL("zero_buffers", zero_buffers, "0", C_BUF, "Write zeros"),
@@ -151,12 +255,10 @@ const struct option_def option_table[] = {
 	BOOL("group_reporting", group_reporting, "0", C_GRP, "Report the clones of a job as one"),
 	BOOL("exitall", exitall, "0", C_GRP, "When this job ends, stop all jobs"),
 	BOOL("exitall_on_error", exitall_on_error, "0", C_GRP, "When this job fails, stop all jobs"),
-	FUNC("continue_on_error", continue_on_error, opt_parse_choice, "none",
-	     "none|read|write|io|verify|all|0|1", C_GRP, "Errors to count and go on after"),
+	CHOICE("continue_on_error", continue_on_error, continue_choices, "none", C_GRP,
+	       "Errors to count and go on after"),
 
-	STR("ioengine", ioengine, "psync", C_ENG,
-	    "I/O engine: psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, faulty, "
-	    "filecreate, filestat, filedelete, dircreate, dirstat, dirdelete"),
+	STR("ioengine", ioengine, "psync", C_ENG, "I/O engine (iobench --enghelp lists them, and their options)"),
 	UINT("iodepth", iodepth, "1", 1, 65536, C_ENG, "Number of I/Os to keep in flight"),
 	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .type = OPT_UINT,
 	  .offset = OFF(iodepth_batch_submit), .def = "1", .min = 0, .max = 65536, .category = C_ENG,
@@ -168,45 +270,22 @@ const struct option_def option_table[] = {
 	     "Most completions to take per reap (default: iodepth)"),
 	UINT("iodepth_low", iodepth_low, NULL, 0, 65536, C_ENG,
 	     "When the queue is full, let it drain to this before filling it again"),
-	{ .name = "clocksource", .type = OPT_FUNC, .offset = OFF(clocksource), .parse = opt_parse_choice,
-	  .syntax = "gettimeofday|clock_gettime|cpu", .category = C_REP,
+	{ .name = "clocksource", .type = OPT_CHOICE, .offset = OFF(clocksource), .choices = clocksource_choices,
+	  .category = C_REP,
 	  .help = "Timestamps from: cpu (the invariant TSC; the default where there is one) or the kernel's clock" },
-	{ .name = "stat_type", .type = OPT_FUNC, .offset = OFF(stat_type), .parse = opt_parse_choice,
-	  .def = "stat", .syntax = "stat|lstat|statx", .engines = "filestat dirstat", .category = C_ENG,
-	  .help = "The call filestat and dirstat time" },
-	{ .name = "hipri", .type = OPT_BOOL, .offset = OFF(hipri), .def = "0", .engines = "io_uring pvsync2",
-	  .category = C_ENG, .help = "Polled I/O (IORING_SETUP_IOPOLL, RWF_HIPRI)" },
-	{ .name = "fixedbufs", .type = OPT_BOOL, .offset = OFF(fixedbufs), .def = "0", .engines = "io_uring",
-	  .category = C_ENG, .help = "Register the I/O buffers with the ring" },
-	{ .name = "registerfiles", .type = OPT_BOOL, .offset = OFF(registerfiles), .def = "0",
-	  .engines = "io_uring", .category = C_ENG, .help = "Register the files with the ring" },
-	{ .name = "sqthread_poll", .type = OPT_BOOL, .offset = OFF(sqthread_poll), .def = "0",
-	  .engines = "io_uring", .category = C_ENG, .help = "A kernel thread polls the submission queue" },
-	{ .name = "sqthread_poll_cpu", .type = OPT_UINT, .offset = OFF(sqthread_poll_cpu), .min = 0,
-	  .max = CPUS_MAX - 1, .engines = "io_uring", .category = C_ENG, .help = "CPU of the polling thread" },
-	{ .name = "nonvectored", .type = OPT_UINT, .offset = OFF(nonvectored), .def = "1", .min = 0, .max = 1,
-	  .engines = "io_uring", .category = C_ENG, .help = "Use non-vectored read/write commands" },
-	{ .name = "fault_after", .type = OPT_U64, .offset = OFF(fault_after), .def = "1", .min = 1,
-	  .max = INT64_MAX, .engines = "faulty", .category = C_ENG,
-	  .help = "Test engine: the I/O (counted from 1) that fails" },
-	{ .name = "fault_errno", .type = OPT_UINT, .offset = OFF(fault_errno), .def = "5", .min = 1, .max = 4095,
-	  .engines = "faulty", .category = C_ENG, .help = "Test engine: the errno it fails with (5: EIO)" },
-	{ .name = "fault_short", .type = OPT_BOOL, .offset = OFF(fault_short), .def = "0", .engines = "faulty",
-	  .category = C_ENG, .help = "Test engine: the faulty I/Os transfer half their bytes instead of failing" },
-	{ .name = "userspace_reap", .type = OPT_BOOL, .offset = OFF(userspace_reap), .def = "0",
-	  .engines = "libaio", .category = C_ENG, .help = "Reap completions from the ring in user space" },
 
 	UINT("kb_base", kb_base, "1024", 1000, 1024, C_UNIT, "Base of k/m/g size suffixes: 1024 or 1000"),
-	FUNC("unit_base", unit_base, opt_parse_choice, "0", "0|1|8", C_UNIT, "Report in bytes (8) or bits (1)"),
+	CHOICE("unit_base", unit_base, unit_base_choices, "0", C_UNIT,
+	       "Report in bytes (8) or bits (1)"),
 	FUNC("cpus_allowed", cpus_allowed, opt_parse_cpus, NULL, "CPU list: 0-3,6", C_UNIT,
 	     "CPUs the job's threads may run on"),
-	FUNC("cpus_allowed_policy", cpus_policy, opt_parse_choice, "shared", "shared|split", C_UNIT,
-	     "Share cpus_allowed among clones, or give each its own CPU"),
+	CHOICE("cpus_allowed_policy", cpus_policy, cpus_policy_choices, "shared", C_UNIT,
+	       "Share cpus_allowed among clones, or give each its own CPU"),
 	BOOL("readonly", readonly, "0", C_UNIT, "Refuse to run any job that writes"),
 	BOOL("allow_mounted_write", allow_mounted_write, "0", C_UNIT,
 	     "Allow writes to a mounted block device"),
-	FUNC("unified_rw_reporting", unified, opt_parse_choice, "none", "none|mixed|both|0|1|2", C_REP,
-	     "Report reads, writes and trims apart, summed (mixed), or both"),
+	CHOICE("unified_rw_reporting", unified, unified_choices, "none", C_REP,
+	       "Report reads, writes and trims apart, summed (mixed), or both"),
 	FUNC("percentile_list", pct_list, opt_parse_percentiles, NULL, "float:float:... (up to 20)", C_REP,
 	     "Percentiles to report"),
 	BOOL("clat_percentiles", clat_percentiles, "1", C_REP, "Report completion latency percentiles"),
@@ -219,8 +298,7 @@ const struct option_def option_table[] = {
 	{ .name = "disable_bw_measurement", .alias = "disable_bw", .type = OPT_BOOL, .offset = OFF(disable_bw),
 	  .def = "0", .category = C_REP, .help = "Do not sample bandwidth and IOPS" },
 	BOOL("gtod_reduce", gtod_reduce, "0", C_REP, "Measure no latencies, take fewer clock readings"),
-	FUNC("verify", verify, opt_parse_choice, "0", "md5|crc32c|crc32c-intel|crc64|crc16|crc32|xxhash|sha1|sha224|sha256|sha384|sha512|sha3-*|meta|pattern|0",
-	     C_VER, "Write checksummed data and read it back to check it"),
+	CHOICE("verify", verify, verify_choices, "0", C_VER, "Write checksummed data and read it back to check it"),
 	{ .name = "verify_pattern", .type = OPT_FUNC, .offset = OFF(verify_pattern), .size = SZ(verify_pattern),
 	  .parse = opt_parse_pattern, .syntax = "0xHEX | 'text' | number", .category = C_VER,
 	  .help = "Fill written data with this pattern (verify=pattern checks it)" },

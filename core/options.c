@@ -3,10 +3,20 @@
 
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
+#include "core/engine.h"
 #include "core/parse.h"
 
-const struct option_def *option_find(const char *name)
+const struct option_def *option_find_in(const struct option_def *table, const char *name)
+{
+	for (const struct option_def *d = table; d && d->name; d++)
+		if (strcmp(d->name, name) == 0 || (d->alias && strcmp(d->alias, name) == 0))
+			return d;
+	return NULL;
+}
+
+const struct option_def *option_find_core(const char *name)
 {
 	for (size_t i = 0; i < option_count; i++) {
 		const struct option_def *d = &option_table[i];
@@ -16,19 +26,17 @@ const struct option_def *option_find(const char *name)
 	return NULL;
 }
 
-bool option_fits_engine(const struct option_def *def, const char *engine)
+const struct option_def *option_find(const char *name)
 {
-	if (!def->engines)
-		return true;
-	size_t len = strlen(engine);
-	for (const char *p = def->engines; (p = strstr(p, engine)); p += len)
-		if ((p == def->engines || p[-1] == ' ') && (p[len] == '\0' || p[len] == ' '))
-			return true;
-	return false;
+	const struct option_def *d = option_find_core(name);
+	const struct engine_ops *e;
+	for (size_t i = 0; !d && (e = engine_by_index(i)); i++)
+		d = option_find_in(e->options, name);
+	return d;
 }
 
-static int set_int(struct job_opts *o, const struct option_def *def, const char *value, char *err,
-		   size_t errlen)
+static int set_int(const struct job_opts *o, char *field, const struct option_def *def, const char *value,
+		   char *err, size_t errlen)
 {
 	int64_t i;
 	uint64_t sz;
@@ -45,22 +53,44 @@ static int set_int(struct job_opts *o, const struct option_def *def, const char 
 		snprintf(err, errlen, "cannot parse '%.*s%s' as an integer", SHOWN(value));
 	if (ret)
 		return ret;
-	char *field = (char *)o + def->offset;
 	if (def->type == OPT_UINT)
 		*(unsigned *)field = (unsigned)i;
+	else if (def->type == OPT_INT)
+		*(int *)field = (int)i;
 	else
 		*(uint64_t *)field = (uint64_t)i;
 	return 0;
 }
 
+static int set_choice(unsigned *field, const struct option_def *def, const char *v, char *err, size_t errlen)
+{
+	for (const struct choice *c = def->choices; c && c->word; c++)
+		if (!strcasecmp(c->word, v)) {
+			*field = c->value;
+			return 0;
+		}
+	char list[256] = "";
+	for (const struct choice *c = def->choices; c && c->word; c++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", list[0] ? ", " : "", c->word);
+	snprintf(err, errlen, "unknown value '%.*s%s' (%s)", SHOWN(v), list);
+	return -EINVAL;
+}
+
 int option_set(struct job_opts *o, const struct option_def *def, const char *value,
 	       char *err, size_t errlen)
 {
-	char *field = (char *)o + def->offset;
+	return option_set_at(o, o, def, value, err, errlen);
+}
+
+int option_set_at(struct job_opts *o, void *base, const struct option_def *def, const char *value,
+		  char *err, size_t errlen)
+{
+	char *field = (char *)base + def->offset;
 	bool b;
 	int ret;
 
-	if (!value && def->type != OPT_BOOL && def->type != OPT_NOOP && def->type != OPT_UNSUPPORTED &&
+	bool flag = def->type == OPT_BOOL || def->type == OPT_TRIBOOL;
+	if (!value && !flag && def->type != OPT_NOOP && def->type != OPT_UNSUPPORTED &&
 	    def->parse != opt_parse_logname) {
 		snprintf(err, errlen, "needs a value");
 		return -EINVAL;
@@ -81,15 +111,22 @@ int option_set(struct job_opts *o, const struct option_def *def, const char *val
 		memcpy(field, value, strlen(value) + 1);
 		return 0;
 	case OPT_BOOL:
+	case OPT_TRIBOOL:
 		if (parse_bool(value, &b)) {
 			snprintf(err, errlen, "cannot parse '%.*s%s' as a boolean (0 or 1)", SHOWN(value));
 			return -EINVAL;
 		}
-		*(bool *)field = b;
+		if (def->type == OPT_BOOL)
+			*(bool *)field = b;
+		else
+			*(int *)field = b;
 		return 0;
 	case OPT_UINT:
+	case OPT_INT:
 	case OPT_U64:
-		return set_int(o, def, value, err, errlen);
+		return set_int(o, field, def, value, err, errlen);
+	case OPT_CHOICE:
+		return set_choice((unsigned *)field, def, value, err, errlen);
 	case OPT_SIZE:
 		ret = parse_file_size(value, o->kb_base, (uint64_t *)field);
 		if (ret)
@@ -102,6 +139,10 @@ int option_set(struct job_opts *o, const struct option_def *def, const char *val
 							     : "cannot parse '%.*s%s' as a time", SHOWN(value));
 		return ret;
 	case OPT_FUNC:
+		if (base != o) {
+			snprintf(err, errlen, "internal error: a parsed option outside the job's options");
+			return -EINVAL;
+		}
 		return def->parse(o, def, value, err, errlen);
 	case OPT_UNSUPPORTED:
 		if (!o->unsupported[0])
@@ -114,16 +155,28 @@ int option_set(struct job_opts *o, const struct option_def *def, const char *val
 	return -EINVAL;
 }
 
-void options_defaults(struct job_opts *o)
+static void default_one(struct job_opts *o, void *base, const struct option_def *d)
 {
 	char err[256];
+	if (d->type == OPT_TRIBOOL)
+		*(int *)((char *)base + d->offset) = -1;
+	if (d->def && d->type != OPT_UNSUPPORTED)
+		option_set_at(o, base, d, d->def, err, sizeof(err));
+}
+
+void options_defaults_at(struct job_opts *o, void *base, const struct option_def *table)
+{
+	for (const struct option_def *d = table; d && d->name; d++)
+		default_one(o, base, d);
+}
+
+void options_defaults(struct job_opts *o)
+{
 	memset(o, 0, sizeof(*o));
 	o->kb_base = 1024;
 	for (size_t i = 0; i < option_count; i++)
-		if (option_table[i].def && option_table[i].type != OPT_UNSUPPORTED)
-			option_set(o, &option_table[i], option_table[i].def, err, sizeof(err));
+		default_one(o, o, &option_table[i]);
 	o->dist.center = -1.0;
-	o->sqthread_poll_cpu = -1;
 	static const double def_pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 	o->npct = sizeof(def_pct) / sizeof(def_pct[0]);
 	memcpy(o->pct_list, def_pct, sizeof(def_pct));
@@ -138,7 +191,10 @@ static const char *type_text(const struct option_def *d)
 		return "string";
 	case OPT_BOOL:
 		return "boolean (0 or 1; a bare flag means 1)";
+	case OPT_TRIBOOL:
+		return "boolean (0 or 1; a bare flag means 1; not given: where it can)";
 	case OPT_UINT:
+	case OPT_INT:
 	case OPT_U64:
 		return "integer";
 	case OPT_SIZE:
@@ -146,6 +202,8 @@ static const char *type_text(const struct option_def *d)
 	case OPT_TIME:
 		return d->unit == 1 ? "time (us unless suffixed: us, ms, s, m, h, d)"
 				    : "time (s unless suffixed: us, ms, s, m, h, d)";
+	case OPT_CHOICE:
+		return "one of the words below";
 	case OPT_FUNC:
 		return "string";
 	case OPT_UNSUPPORTED:
@@ -156,34 +214,64 @@ static const char *type_text(const struct option_def *d)
 	return "";
 }
 
+/* How the value is written, for the docs: a choice's words joined with '|', else the type. */
+static const char *value_text(const struct option_def *d, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (const struct choice *c = d->choices; c && c->word; c++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "|" : "", c->word);
+	return buf[0] && !d->syntax ? buf : type_text(d);
+}
+
+/* The engines whose tables hold an option of this name, space-separated. */
+static void engines_with(const char *name, char *buf, size_t len)
+{
+	const struct engine_ops *e;
+	buf[0] = '\0';
+	for (size_t i = 0; (e = engine_by_index(i)); i++)
+		if (option_find_in(e->options, name))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "", e->name);
+}
+
 static void print_one(FILE *out, const struct option_def *d)
 {
+	char engines[512];
 	fprintf(out, "%20s: %s\n", d->name, d->help);
 	if (d->alias)
 		fprintf(out, "%20s: %s\n", "alias", d->alias);
 	fprintf(out, "%20s: %s\n", "type", type_text(d));
-	fprintf(out, "%20s: %s\n", "default", d->def ? d->def : "no default");
-	if ((d->type == OPT_UINT || d->type == OPT_U64) && d->max)
+	fprintf(out, "%20s: %s\n", "default", d->def ? d->def : d->type == OPT_TRIBOOL ? "not given" : "no default");
+	if ((d->type == OPT_UINT || d->type == OPT_INT || d->type == OPT_U64) && d->max)
 		fprintf(out, "%20s: min=%lld, max=%lld\n", "range", (long long)d->min, (long long)d->max);
-	if (d->engines)
-		fprintf(out, "%20s: %s\n", "engines", d->engines);
-	const struct choice *c = option_choices(d->name);
-	for (bool first = true; c && c->word; c++, first = false)
+	engines_with(d->name, engines, sizeof(engines));
+	if (engines[0] && !option_find_core(d->name))
+		fprintf(out, "%20s: %s\n", "engines", engines);
+	bool first = true;
+	for (const struct choice *c = d->choices; c && c->word; c++, first = false)
 		fprintf(out, "%20s: %-10s %s\n", first ? "valid values" : "", c->word, c->help);
 	fprintf(out, "\n");
+}
+
+static void list_table(FILE *out, const struct option_def *t, size_t n, const char *heading)
+{
+	const char *cat = NULL;
+	for (size_t i = 0; t && i < n && t[i].name; i++) {
+		const char *c = heading ? heading : t[i].category;
+		if (!cat || strcmp(cat, c) != 0)
+			fprintf(out, "%s\n", cat = c);
+		fprintf(out, "  %-28s: %s\n", t[i].name, t[i].help);
+	}
 }
 
 int options_print_help(FILE *out, const char *name)
 {
 	if (!name || !strcmp(name, "all")) {
-		const char *cat = NULL;
-		for (size_t i = 0; i < option_count; i++) {
-			const struct option_def *d = &option_table[i];
-			if (!cat || strcmp(cat, d->category) != 0) {
-				cat = d->category;
-				fprintf(out, "%s\n", cat);
-			}
-			fprintf(out, "  %-28s: %s\n", d->name, d->help);
+		list_table(out, option_table, option_count, NULL);
+		const struct engine_ops *e;
+		for (size_t i = 0; (e = engine_by_index(i)); i++) {
+			char heading[96];
+			snprintf(heading, sizeof(heading), "Engine %s", e->name);
+			list_table(out, e->options, SIZE_MAX, heading);
 		}
 		return 0;
 	}
@@ -191,6 +279,34 @@ int options_print_help(FILE *out, const char *name)
 	if (!d)
 		return -ENOENT;
 	print_one(out, d);
+	return 0;
+}
+
+int options_print_enghelp(FILE *out, const char *arg)
+{
+	const struct engine_ops *e;
+	if (!arg || !*arg) {
+		fprintf(out, "Available IO engines:\n");
+		for (size_t i = 0; (e = engine_by_index(i)); i++)
+			fprintf(out, "\t%s\n", e->name);
+		return 0;
+	}
+	char name[64];
+	const char *comma = strchr(arg, ',');
+	snprintf(name, sizeof(name), "%.*s", comma ? (int)(comma - arg) : (int)strlen(arg), arg);
+	if (!(e = engine_find(name)))
+		return -ENOENT;
+	if (comma) {
+		const struct option_def *d = option_find_in(e->options, comma + 1);
+		if (!d)
+			return -ENOENT;
+		print_one(out, d);
+		return 0;
+	}
+	if (!e->options || !e->options[0].name)
+		fprintf(out, "%s: no engine-specific options\n", e->name);
+	for (const struct option_def *d = e->options; d && d->name; d++)
+		fprintf(out, "%-24s: %s\n", d->name, d->help);
 	return 0;
 }
 
@@ -204,32 +320,46 @@ static void md_cell(FILE *out, const char *s)
 	}
 }
 
+static void md_row(FILE *out, const struct option_def *d)
+{
+	char words[512];
+	fprintf(out, "| `%s`%s%s%s | ", d->name, d->alias ? " (`" : "", d->alias ? d->alias : "", d->alias ? "`)" : "");
+	md_cell(out, value_text(d, words, sizeof(words)));
+	fprintf(out, " | ");
+	md_cell(out, d->def);
+	fprintf(out, " | ");
+	md_cell(out, d->help);
+	fprintf(out, " |\n");
+}
+
 void options_print_markdown(FILE *out)
 {
+	static const char head[] = "| option | value | default | what it does |\n|---|---|---|---|\n";
 	const char *cat = NULL;
 	fprintf(out, "# iobench job options\n\n"
-		     "Generated from the option table (`iobench --cmdhelp=all`, `make docs`); fio's names "
+		     "Generated from the option tables (`iobench --cmdhelp=all`, `make docs`); fio's names "
 		     "and semantics.\nOptions marked *not supported yet* are fio options that iobench parses "
-		     "(so `--parse-only` accepts the job file) but refuses to run.\n");
+		     "(so `--parse-only` accepts the job file) but refuses to run. Each engine's own options "
+		     "follow the core's (`iobench --enghelp=ENGINE`).\n");
 	for (size_t i = 0; i < option_count; i++) {
 		const struct option_def *d = &option_table[i];
-		if (!cat || strcmp(cat, d->category) != 0) {
-			cat = d->category;
-			fprintf(out, "\n## %s\n\n| option | value | default | what it does |\n|---|---|---|---|\n", cat);
-		}
-		fprintf(out, "| `%s`%s%s%s | ", d->name, d->alias ? " (`" : "", d->alias ? d->alias : "",
-			d->alias ? "`)" : "");
-		md_cell(out, type_text(d));
-		fprintf(out, " | ");
-		md_cell(out, d->def);
-		fprintf(out, " | ");
-		md_cell(out, d->help);
-		fprintf(out, "%s%s |\n", d->engines ? "; engines: " : "", d->engines ? d->engines : "");
+		if (!cat || strcmp(cat, d->category) != 0)
+			fprintf(out, "\n## %s\n\n%s", cat = d->category, head);
+		md_row(out, d);
+	}
+	const struct engine_ops *e;
+	for (size_t i = 0; (e = engine_by_index(i)); i++) {
+		if (!e->options || !e->options[0].name)
+			continue;
+		fprintf(out, "\n## Engine `%s`\n\n%s", e->name, head);
+		for (const struct option_def *d = e->options; d->name; d++)
+			md_row(out, d);
 	}
 }
 
 void options_print_man(FILE *out)
 {
+	char words[512];
 	fprintf(out, ".TH IOBENCH 1 \"\" \"iobench %s\" \"User Commands\"\n"
 		     ".SH NAME\niobench \\- a fio-compatible storage benchmark\n"
 		     ".SH SYNOPSIS\n.B iobench\n[\\fIoptions\\fR] [\\fIjobfile\\fR]...\n"
@@ -247,12 +377,21 @@ void options_print_man(FILE *out)
 		     ".SH JOB OPTIONS\n", IOBENCH_VERSION);
 	for (size_t i = 0; i < option_count; i++) {
 		const struct option_def *d = &option_table[i];
-		fprintf(out, ".TP\n.BI %s \"\\fR=\\fP%s\"\n%s.", d->name, type_text(d), d->help);
+		fprintf(out, ".TP\n.BI %s \"\\fR=\\fP%s\"\n%s.", d->name, value_text(d, words, sizeof(words)), d->help);
 		if (d->def)
 			fprintf(out, " Default: %s.", d->def);
 		if (d->alias)
 			fprintf(out, " Alias: %s.", d->alias);
 		fprintf(out, "\n");
 	}
+	const struct engine_ops *e;
+	for (size_t i = 0; (e = engine_by_index(i)); i++)
+		for (const struct option_def *d = e->options; d && d->name; d++) {
+			fprintf(out, ".TP\n.BI %s \"\\fR=\\fP%s\"\n%s (engine %s).", d->name,
+				value_text(d, words, sizeof(words)), d->help, e->name);
+			if (d->def)
+				fprintf(out, " Default: %s.", d->def);
+			fprintf(out, "\n");
+		}
 	fprintf(out, ".SH SEE ALSO\n.BR fio (1)\n");
 }

@@ -9,21 +9,33 @@
 #include "core/job.h"
 
 enum opt_type {
-	OPT_STR,         /* fixed char array in job_opts */
+	OPT_STR,         /* fixed char array (.size bytes) */
 	OPT_BOOL,        /* bool; a bare flag means 1 */
+	OPT_TRIBOOL,     /* int: -1 until given (the default: "auto"), then 0 or 1; a bare flag means 1 */
 	OPT_UINT,        /* unsigned, [min, max] */
+	OPT_INT,         /* int, [min, max] */
 	OPT_U64,         /* uint64_t, [min, max] */
 	OPT_SIZE,        /* uint64_t bytes with k/m/g suffixes */
 	OPT_TIME,        /* uint64_t microseconds; a bare number is in .unit */
-	OPT_FUNC,        /* parsed by .parse */
+	OPT_CHOICE,      /* unsigned: one of .choices, by word */
+	OPT_FUNC,        /* parsed by .parse (core options only: the field is in struct job_opts) */
 	OPT_UNSUPPORTED, /* fio's, parsed as text; a job using it is refused when run */
 	OPT_NOOP,        /* fio's, accepted; has no effect in iobench (docs say why) */
+};
+
+/* One word an OPT_CHOICE option takes, and what it stands for. */
+struct choice {
+	const char *word;
+	unsigned value;
+	const char *help;
 };
 
 struct option_def;
 typedef int (*opt_parse_fn)(struct job_opts *o, const struct option_def *def, const char *v,
 			    char *err, size_t errlen);
 
+/* A row of an option table: the core's (offsets into struct job_opts) or an engine's
+ * (offsets into the engine's own options struct; engine_ops.options). */
 struct option_def {
 	const char *name;
 	const char *alias;
@@ -31,32 +43,44 @@ struct option_def {
 	size_t offset;
 	size_t size;         /* OPT_STR: buffer size */
 	const char *def;     /* default, as text; NULL = zero */
-	int64_t min, max;    /* OPT_UINT, OPT_U64 */
+	int64_t min, max;    /* OPT_UINT, OPT_INT, OPT_U64 */
 	uint64_t unit;       /* OPT_TIME: microseconds a bare number stands for */
 	opt_parse_fn parse;  /* OPT_FUNC */
-	const char *engines; /* engine options: the engines that take them ("io_uring") */
+	const struct choice *choices; /* OPT_CHOICE: the words, ended by { NULL } */
 	const char *category;
-	const char *syntax;  /* how the value is written, for --cmdhelp */
+	const char *syntax;  /* how the value is written, for --cmdhelp (default: from the type) */
 	const char *help;
 };
 
+/* The core's table (core/option_table.c). */
 extern const struct option_def option_table[];
 extern const size_t option_count;
 
+/* An option by name or alias: the core's, else the first engine's that has one. */
 const struct option_def *option_find(const char *name);
+/* In the core's table only. */
+const struct option_def *option_find_core(const char *name);
+/* In one table ended by { NULL } (an engine's). */
+const struct option_def *option_find_in(const struct option_def *table, const char *name);
 
 /* Set one option in o. Returns 0, or -errno with a reason in err. */
 int option_set(struct job_opts *o, const struct option_def *def, const char *value,
 	       char *err, size_t errlen);
+/* The same for a row whose field lies in base (an engine's options); o gives the context
+ * (kb_base for sizes). OPT_FUNC rows need base == o. */
+int option_set_at(struct job_opts *o, void *base, const struct option_def *def, const char *value,
+		  char *err, size_t errlen);
 
 /* All defaults. */
 void options_defaults(struct job_opts *o);
-
-/* Does this engine take this engine option? */
-bool option_fits_engine(const struct option_def *def, const char *engine);
+/* The defaults of an engine's table into its (zeroed) options struct. */
+void options_defaults_at(struct job_opts *o, void *base, const struct option_def *table);
 
 /* --cmdhelp=NAME (or "all"): 0, or -ENOENT when there is no such option. */
 int options_print_help(FILE *out, const char *name);
+/* --enghelp[=ENGINE[,OPTION]]: the engines, one engine's options, or one of them. 0, or
+ * -ENOENT when there is no such engine or option. */
+int options_print_enghelp(FILE *out, const char *arg);
 /* docs/options.md and the man page's OPTIONS section. */
 void options_print_markdown(FILE *out);
 void options_print_man(FILE *out);
@@ -75,19 +99,16 @@ int opt_parse_dir_uints(struct job_opts *o, const struct option_def *d, const ch
 int opt_parse_dir_sizes(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_startdelay(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_pattern(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
-int opt_parse_choice(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_cpus(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_randseed(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_percentiles(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_logname(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_buffered(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 
-/* The words OPT_FUNC choice options take (opt_parse_choice), by option name. */
-struct choice {
-	const char *word;
-	unsigned value;
-	const char *help;
-};
-const struct choice *option_choices(const char *name);
+/* Does the option stand alone on the command line (--direct, --fixedbufs, --write_bw_log)? */
+static inline bool option_is_flag(const struct option_def *d)
+{
+	return d->type == OPT_BOOL || d->type == OPT_TRIBOOL || d->parse == opt_parse_logname;
+}
 
 #endif

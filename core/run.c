@@ -387,7 +387,8 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		}
 		struct worker *w = &args[i].w;
 		w->o = &job->o;
-		w->ops = engine_find(job->o.ioengine);
+		w->ops = job->ops;
+		w->eng_opts = job->eng_opts;
 		w->plan = &c->plan;
 		w->clone = c->clone;
 		w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;

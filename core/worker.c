@@ -148,7 +148,7 @@ static void reap_some(struct wstate *s, unsigned min, uint64_t timeout_ns)
 		return;
 	}
 	for (int i = 0; i < n; i++)
-		complete_one(s, engine_event(s->w->ops, &s->eng, (unsigned)i), s->now);
+		complete_one(s, s->events[i], s->now);
 	s->inflight -= (unsigned)n;
 	if (n) {
 		s->ts->complete_map[batch_bucket((unsigned)n)]++;
@@ -488,46 +488,34 @@ int worker_run(struct worker *w)
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
 	s.io_limit = w->plan->io_limit;
-	s.files = calloc(s.nfiles, sizeof(*s.files));
-	if (!s.files) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (unsigned i = 0; i < s.nfiles; i++) {
-		s.files[i].fd = -1;
-		s.files[i].cf = &w->plan->files[i];
-	}
-	ret = open_files(&s);
+	ret = alloc_state(&s);
 	if (ret)
-		goto out_close;
-	ret = alloc_units(&s);
-	s.eng.units = s.units;
-	s.eng.buf_len = s.buf_stride;
-	s.fds = calloc(s.nfiles, sizeof(*s.fds));
-	if (!ret && !s.fds)
-		ret = -ENOMEM;
-	for (unsigned i = 0; s.fds && i < s.nfiles; i++)
-		s.fds[i] = s.files[i].fd;
-	s.eng.fds = s.fds;
-	s.eng.nr_fds = s.nfiles;
-	if (ret)
-		goto out_close;
+		goto out_free;
 	ret = engine_init(w->ops, &s.eng);
 	if (ret) {
 		fprintf(stderr, "iobench: job '%s': engine %s: cannot start: %s%s%s\n", o->name, w->ops->name,
 			strerror(-ret), s.eng.why[0] ? ": " : "", s.eng.why);
-		goto out_close;
+		goto out_cleanup_engine;
+	}
+	ret = open_files(&s);
+	if (ret)
+		goto out_close_files;
+	ret = engine_post_open(w->ops, &s.eng);
+	if (ret) {
+		fprintf(stderr, "iobench: job '%s': engine %s: %s%s%s\n", o->name, w->ops->name, strerror(-ret),
+			s.eng.why[0] ? ": " : "", s.eng.why);
+		goto out_close_files;
 	}
 	offsets_init(&s);
 	pace_init(&s);
 	ret = verify_setup(&s);
 	if (ret)
-		goto out_close;
+		goto out_close_files;
 	if (o->bw_log[0] || o->iops_log[0] || o->lat_log[0] || o->hist_log[0]) {
 		s.logs = malloc(sizeof(*s.logs));
 		if (!s.logs) {
 			ret = -ENOMEM;
-			goto out_close;
+			goto out_close_files;
 		}
 		perflogs_init(s.logs, o);
 	}
@@ -547,16 +535,18 @@ int worker_run(struct worker *w)
 	}
 	if (s.logs && perflogs_write(s.logs, o, w->log_index) && !w->err)
 		w->err = -EIO;
-out_close:
+out_close_files:
 	close_files(&s);
+out_cleanup_engine:
 	engine_cleanup(w->ops, &s.eng);
-out:
+out_free:
 	verify_teardown(&s);
 	if (s.logs)
 		perflogs_free(s.logs);
 	free(s.logs);
 	free(s.files);
 	free(s.fds);
+	free(s.events);
 	free(s.units);
 	free(s.free_units);
 	free(s.pending);

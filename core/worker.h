@@ -28,6 +28,7 @@ struct clone_progress {
 struct worker {
 	const struct job_opts *o;
 	const struct engine_ops *ops;
+	const void *eng_opts;    /* the engine's own options (engine_ops.options), resolved */
 	const struct file_plan *plan; /* files, regions, amount of I/O */
 	unsigned clone;          /* clone number, for cpus_allowed_policy=split */
 	unsigned log_index;      /* N of the logs' names: the clone's number in the run, from 1 */

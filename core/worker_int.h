@@ -30,6 +30,7 @@ struct wstate {
 	struct io_unit *units;
 	struct io_unit **free_units;
 	struct io_unit **pending;
+	struct io_unit **events; /* what the engine reaped (engine_ctx.events) */
 	unsigned nr_free, nr_pending, depth, inflight, fill_queued;
 	struct io_unit *retry;  /* prepared, refused by a busy engine: queued next */
 	unsigned batch_submit, complete_min, complete_max, depth_low;
@@ -85,6 +86,8 @@ void whole_close(struct wstate *s);
 /* The I/O length within f's remaining bytes (the last block of a file is short). */
 uint64_t whole_len(struct wfile *f, enum ddir d, uint64_t len);
 void close_files(struct wstate *s);
+/* The files (none open), descriptors, units, buffers and event array. 0 or -errno. */
+int alloc_state(struct wstate *s);
 int alloc_units(struct wstate *s);
 void set_affinity(struct wstate *s);
 void setup_depth(struct wstate *s);

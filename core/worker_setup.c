@@ -73,14 +73,8 @@ int open_files(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	int flags = open_flags(o);
-	if (s->whole) { /* opened one by one as the job reaches them */
-		if (o->registerfiles) {
-			fprintf(stderr, "iobench: job '%s': registerfiles does not go with opendir whole-file reads\n",
-				o->name);
-			return -EINVAL;
-		}
+	if (s->whole) /* opened one by one as the job reaches them */
 		return 0;
-	}
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
 		int ret = engine_open_file(s->w->ops, &s->eng, f->cf->path, flags, &f->fd);
@@ -89,6 +83,7 @@ int open_files(struct wstate *s)
 				strerror(-ret));
 			return ret;
 		}
+		s->fds[i] = f->fd;
 		if (f->fd < 0)
 			continue;
 		if (o->invalidate) {
@@ -122,6 +117,26 @@ void close_files(struct wstate *s)
 	for (unsigned i = 0; s->files && i < s->nfiles; i++)
 		if (s->files[i].fd >= 0)
 			engine_close_file(s->w->ops, &s->eng, s->files[i].fd);
+}
+
+int alloc_state(struct wstate *s)
+{
+	s->files = calloc(s->nfiles, sizeof(*s->files));
+	s->fds = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->fds));
+	s->events = calloc(s->depth, sizeof(*s->events));
+	if (!s->files || !s->fds || !s->events)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->nfiles; i++) {
+		s->files[i].fd = s->fds[i] = -1;
+		s->files[i].cf = &s->w->plan->files[i];
+	}
+	s->eng.fds = s->fds;
+	s->eng.nr_fds = s->nfiles;
+	s->eng.events = s->events;
+	int ret = alloc_units(s);
+	s->eng.units = s->units;
+	s->eng.buf_len = s->buf_stride;
+	return ret;
 }
 
 int alloc_units(struct wstate *s)
@@ -197,7 +212,7 @@ void setup_depth(struct wstate *s)
 	const struct job_opts *o = s->o;
 	s->sync = (s->w->ops->flags & ENGINE_SYNC) != 0;
 	s->file_ops = (s->w->ops->flags & ENGINE_FILE_OP) != 0;
-	s->whole = job_whole_files(s->o);
+	s->whole = job_whole_files(s->o) && !s->file_ops;
 	s->depth = s->sync ? 1 : o->iodepth;
 	s->batch_submit = o->iodepth_batch_submit ? o->iodepth_batch_submit : s->depth;
 	if (s->batch_submit > s->depth)
@@ -208,6 +223,8 @@ void setup_depth(struct wstate *s)
 	s->eng.depth = s->depth;
 	s->eng.nr_units = s->depth;
 	s->eng.opts = o;
+	s->eng.eng_opts = s->w->eng_opts;
+	s->eng.files_one_by_one = s->whole;
 	s->rec_slat = !o->disable_slat;
 	s->rec_clat = !o->disable_clat;
 	s->rec_lat = !o->disable_lat;

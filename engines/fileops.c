@@ -3,6 +3,7 @@
  * operation and is timed as one read clat; every I/O is counted (io_bytes, total_ios) so
  * that filesize/bs accounting matches fio's. */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,25 +21,30 @@ struct fileops_data {
 	unsigned n, cap;
 };
 
-/* open_file comes before init (the core opens files first): keep the path, create the
+struct fileops_opts {
+	unsigned stat_type; /* filestat, dirstat: which stat call */
+};
+
+static const struct choice stat_type_choices[] = {
+	{ "stat", STAT_STAT, "stat(2)" },
+	{ "lstat", STAT_LSTAT, "lstat(2)" },
+	{ "statx", STAT_STATX, "statx(2)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct option_def stat_options[] = {
+	{ .name = "stat_type", .type = OPT_CHOICE, .offset = offsetof(struct fileops_opts, stat_type),
+	  .choices = stat_type_choices, .def = "stat", .help = "The call filestat and dirstat time" },
+	{ NULL },
+};
+
+/* Each file opened in turn (every one, before the job runs): keep the path, create the
  * parent directories the create operations need, and hand back no descriptor. */
 static int remember(struct engine_ctx *ctx, const char *path, bool parents, int *fd)
 {
 	struct fileops_data *d = ctx->priv;
-	if (!d && !(d = ctx->priv = calloc(1, sizeof(*d))))
-		return -ENOMEM;
-	if (d->n == d->cap) {
-		unsigned cap = d->cap ? d->cap * 2 : 64;
-		char **p = realloc(d->paths, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		d->paths = p;
-		bool *b = realloc(d->done, cap * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		d->done = b;
-		d->cap = cap;
-	}
+	if (d->n == d->cap)
+		return -EINVAL; /* more files than the job has */
 	if (!(d->paths[d->n] = strdup(path)))
 		return -ENOMEM;
 	d->done[d->n++] = false;
@@ -60,9 +66,14 @@ static int open_other(struct engine_ctx *ctx, const char *path, int flags, int *
 
 static int fileops_init(struct engine_ctx *ctx)
 {
-	if (!ctx->priv && !(ctx->priv = calloc(1, sizeof(struct fileops_data))))
+	struct fileops_data *d = calloc(1, sizeof(*d));
+	if (!d)
 		return -ENOMEM;
-	return 0;
+	ctx->priv = d;
+	d->cap = ctx->nr_fds;
+	d->paths = calloc(d->cap ? d->cap : 1, sizeof(*d->paths));
+	d->done = calloc(d->cap ? d->cap : 1, sizeof(*d->done));
+	return d->paths && d->done ? 0 : -ENOMEM;
 }
 
 static void fileops_cleanup(struct engine_ctx *ctx)
@@ -82,7 +93,7 @@ static int close_none(struct engine_ctx *ctx, int fd)
 	return 0;
 }
 
-static int do_stat(const struct job_opts *o, const char *path)
+static int do_stat(const struct fileops_opts *o, const char *path)
 {
 	struct stat st;
 	if (o->stat_type == STAT_STATX) {
@@ -92,7 +103,7 @@ static int do_stat(const struct job_opts *o, const char *path)
 	return o->stat_type == STAT_LSTAT ? lstat(path, &st) : stat(path, &st);
 }
 
-static int do_op(enum fileop op, const struct job_opts *o, const char *path)
+static int do_op(enum fileop op, const struct fileops_opts *o, const char *path)
 {
 	int fd;
 	switch (op) {
@@ -120,13 +131,13 @@ static int queue(struct engine_ctx *ctx, struct io_unit *u, enum fileop op)
 	if (u->file_index < d->n && !d->done[u->file_index]) {
 		d->done[u->file_index] = true;
 		u->file_op = true;
-		if (do_op(op, ctx->opts, d->paths[u->file_index]) < 0)
+		if (do_op(op, ctx->eng_opts, d->paths[u->file_index]) < 0)
 			u->result = -errno;
 	}
 	return Q_COMPLETED;
 }
 
-#define FILEOP_ENGINE(nm, op, open_fn, extra)                                          \
+#define FILEOP_ENGINE(nm, op, open_fn, extra, table)                                   \
 	static int nm##_queue(struct engine_ctx *ctx, struct io_unit *u)               \
 	{                                                                              \
 		return queue(ctx, u, op);                                              \
@@ -134,6 +145,8 @@ static int queue(struct engine_ctx *ctx, struct io_unit *u, enum fileop op)
 	const struct engine_ops nm##_engine_ops = {                                    \
 		.name = #nm,                                                           \
 		.flags = ENGINE_SYNC | ENGINE_FILE_OP | (extra),                      \
+		.options = table,                                                      \
+		.options_size = sizeof(struct fileops_opts),                           \
 		.init = fileops_init,                                                  \
 		.cleanup = fileops_cleanup,                                            \
 		.open_file = open_fn,                                                  \
@@ -141,9 +154,9 @@ static int queue(struct engine_ctx *ctx, struct io_unit *u, enum fileop op)
 		.queue = nm##_queue,                                                   \
 	};
 
-FILEOP_ENGINE(filecreate, OP_FILECREATE, open_create, ENGINE_NO_LAYOUT | ENGINE_CHANGES_FILES)
-FILEOP_ENGINE(filestat, OP_FILESTAT, open_other, 0)
-FILEOP_ENGINE(filedelete, OP_FILEDELETE, open_other, ENGINE_CHANGES_FILES)
-FILEOP_ENGINE(dircreate, OP_DIRCREATE, open_create, ENGINE_NO_LAYOUT | ENGINE_CHANGES_FILES)
-FILEOP_ENGINE(dirstat, OP_DIRSTAT, open_other, ENGINE_DIRS)
-FILEOP_ENGINE(dirdelete, OP_DIRDELETE, open_other, ENGINE_DIRS | ENGINE_CHANGES_FILES)
+FILEOP_ENGINE(filecreate, OP_FILECREATE, open_create, ENGINE_NO_LAYOUT | ENGINE_CHANGES_FILES, NULL)
+FILEOP_ENGINE(filestat, OP_FILESTAT, open_other, 0, stat_options)
+FILEOP_ENGINE(filedelete, OP_FILEDELETE, open_other, ENGINE_CHANGES_FILES, NULL)
+FILEOP_ENGINE(dircreate, OP_DIRCREATE, open_create, ENGINE_NO_LAYOUT | ENGINE_CHANGES_FILES, NULL)
+FILEOP_ENGINE(dirstat, OP_DIRSTAT, open_other, ENGINE_DIRS, stat_options)
+FILEOP_ENGINE(dirdelete, OP_DIRDELETE, open_other, ENGINE_DIRS | ENGINE_CHANGES_FILES, NULL)

@@ -2,6 +2,7 @@
  * (registered buffers), registerfiles, sqthread_poll[_cpu] (kernel-side submission),
  * hipri (IOPOLL), nonvectored=0 (readv/writev). */
 #include <errno.h>
+#include <stddef.h>
 #include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,32 @@
 struct uring_data {
 	struct io_uring ring;
 	bool ring_ready;
-	struct io_unit **done;
 	struct iovec *iovs; /* one per unit: registered buffers and vectored commands */
 	bool fixed, regfiles; /* buffers and files registered with the ring */
+};
+
+struct uring_opts {
+	bool hipri, sqthread_poll;
+	int sqthread_poll_cpu;   /* -1: wherever the kernel puts it */
+	int fixedbufs, registerfiles; /* -1 not given: registered where the kernel allows */
+	unsigned nonvectored;
+};
+
+#define OFFS(f) offsetof(struct uring_opts, f)
+static const struct option_def uring_options[] = {
+	{ .name = "hipri", .type = OPT_BOOL, .offset = OFFS(hipri), .def = "0",
+	  .help = "Polled I/O (IORING_SETUP_IOPOLL)" },
+	{ .name = "fixedbufs", .type = OPT_TRIBOOL, .offset = OFFS(fixedbufs),
+	  .help = "Register the I/O buffers with the ring (not given: where RLIMIT_MEMLOCK allows)" },
+	{ .name = "registerfiles", .type = OPT_TRIBOOL, .offset = OFFS(registerfiles),
+	  .help = "Register the files with the ring (not given: when all are open from the start)" },
+	{ .name = "sqthread_poll", .type = OPT_BOOL, .offset = OFFS(sqthread_poll), .def = "0",
+	  .help = "A kernel thread polls the submission queue" },
+	{ .name = "sqthread_poll_cpu", .type = OPT_INT, .offset = OFFS(sqthread_poll_cpu), .def = "-1", .min = -1,
+	  .max = CPUS_MAX - 1, .help = "CPU of the polling thread (-1: any)" },
+	{ .name = "nonvectored", .type = OPT_UINT, .offset = OFFS(nonvectored), .def = "1", .min = 0, .max = 1,
+	  .help = "Use non-vectored read/write commands (0: readv/writev)" },
+	{ NULL },
 };
 
 static void uring_cleanup(struct engine_ctx *ctx)
@@ -26,7 +50,6 @@ static void uring_cleanup(struct engine_ctx *ctx)
 		return;
 	if (ud->ring_ready)
 		io_uring_queue_exit(&ud->ring);
-	free(ud->done);
 	free(ud->iovs);
 	free(ud);
 }
@@ -86,7 +109,8 @@ static void uring_explain(struct engine_ctx *ctx, int err)
 	}
 	/* SQPOLL needed CAP_SYS_ADMIN before Linux 5.11: is a plain ring allowed? */
 	struct io_uring probe;
-	if (err == -EPERM && ctx->opts && ctx->opts->sqthread_poll && io_uring_queue_init(1, &probe, 0) == 0) {
+	const struct uring_opts *uo = ctx->eng_opts;
+	if (err == -EPERM && uo->sqthread_poll && io_uring_queue_init(1, &probe, 0) == 0) {
 		io_uring_queue_exit(&probe);
 		snprintf(ctx->why, sizeof(ctx->why), "sqthread_poll=1 is not permitted here (before Linux "
 			 "5.11 it needs CAP_SYS_ADMIN); leave it out");
@@ -99,11 +123,11 @@ static void uring_explain(struct engine_ctx *ctx, int err)
 
 static int uring_setup(struct engine_ctx *ctx, struct uring_data *ud)
 {
-	const struct job_opts *o = ctx->opts;
+	const struct uring_opts *o = ctx->eng_opts;
 	struct io_uring_params p = { 0 };
-	if (o && o->hipri)
+	if (o->hipri)
 		p.flags |= IORING_SETUP_IOPOLL;
-	if (o && o->sqthread_poll) {
+	if (o->sqthread_poll) {
 		p.flags |= IORING_SETUP_SQPOLL;
 		p.sq_thread_idle = 1000;
 		if (o->sqthread_poll_cpu >= 0) {
@@ -135,26 +159,39 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_data *ud)
 	/* Registered buffers and files spare the kernel a page lookup and a file reference per
 	 * I/O. Asked for (fixedbufs=1, registerfiles=1), a failure is an error; by default they
 	 * are tried, and left out where the kernel refuses (RLIMIT_MEMLOCK, files opened later). */
-	bool all_open = ctx->nr_fds > 0;
-	for (unsigned i = 0; i < ctx->nr_fds; i++)
-		all_open &= ctx->fds[i] >= 0;
-	if (o && (o->fixedbufs || o->fixedbufs_auto)) {
+	if (o->registerfiles == 1 && ctx->files_one_by_one) {
+		snprintf(ctx->why, sizeof(ctx->why), "registerfiles=1 does not go with opendir whole-file reads "
+			 "(the files are opened one by one)");
+		return -EINVAL;
+	}
+	if (o->fixedbufs) {
 		ret = io_uring_register_buffers(&ud->ring, ud->iovs, ctx->nr_units);
-		if (ret == -ENOMEM && o->fixedbufs && memlock_kib() >= 0)
+		if (ret == -ENOMEM && o->fixedbufs == 1 && memlock_kib() >= 0)
 			snprintf(ctx->why, sizeof(ctx->why), "fixedbufs=1: %llu KiB of buffers to pin "
 				 "and RLIMIT_MEMLOCK is %lld KiB (ulimit -l; CAP_IPC_LOCK lifts it); "
 				 "raise it or leave fixedbufs out",
 				 (unsigned long long)ctx->nr_units * ctx->buf_len / 1024, memlock_kib());
-		if (ret < 0 && o->fixedbufs)
+		if (ret < 0 && o->fixedbufs == 1)
 			return ret;
 		ud->fixed = ret == 0;
 	}
-	if (o && (o->registerfiles || (o->registerfiles_auto && all_open)) && ctx->nr_fds) {
-		ret = io_uring_register_files(&ud->ring, ctx->fds, ctx->nr_fds);
-		if (ret < 0 && o->registerfiles)
-			return ret;
-		ud->regfiles = ret == 0;
-	}
+	return 0;
+}
+
+/* Every file is open: register them, unless told not to or they come one by one. */
+static int uring_post_open(struct engine_ctx *ctx)
+{
+	struct uring_data *ud = ctx->priv;
+	const struct uring_opts *o = ctx->eng_opts;
+	bool all_open = ctx->nr_fds > 0 && !ctx->files_one_by_one;
+	for (unsigned i = 0; i < ctx->nr_fds; i++)
+		all_open &= ctx->fds[i] >= 0;
+	if (!o->registerfiles || !all_open)
+		return 0;
+	int ret = io_uring_register_files(&ud->ring, ctx->fds, ctx->nr_fds);
+	if (ret < 0 && o->registerfiles == 1)
+		return ret;
+	ud->regfiles = ret == 0;
 	return 0;
 }
 
@@ -164,9 +201,8 @@ static int uring_init(struct engine_ctx *ctx)
 	if (!ud)
 		return -ENOMEM;
 	ctx->priv = ud;
-	ud->done = calloc(ctx->depth, sizeof(*ud->done));
 	ud->iovs = calloc(ctx->nr_units, sizeof(*ud->iovs));
-	int ret = ud->done && ud->iovs ? 0 : -ENOMEM;
+	int ret = ud->iovs ? 0 : -ENOMEM;
 	for (unsigned i = 0; !ret && i < ctx->nr_units; i++) {
 		ud->iovs[i].iov_base = ctx->units[i].buf;
 		ud->iovs[i].iov_len = ctx->buf_len;
@@ -183,7 +219,7 @@ static int uring_init(struct engine_ctx *ctx)
 static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
 	struct uring_data *ud = ctx->priv;
-	const struct job_opts *o = ctx->opts;
+	const struct uring_opts *o = ctx->eng_opts;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&ud->ring);
 	if (!sqe)
 		return Q_BUSY;
@@ -195,7 +231,7 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 			io_uring_prep_read_fixed(sqe, fd, u->buf, (unsigned)u->len, u->offset, (int)u->index);
 		else
 			io_uring_prep_write_fixed(sqe, fd, u->buf, (unsigned)u->len, u->offset, (int)u->index);
-	} else if (o && !o->nonvectored) {
+	} else if (!o->nonvectored) {
 		ud->iovs[u->index].iov_len = u->len;
 		if (rd)
 			io_uring_prep_readv(sqe, fd, &ud->iovs[u->index], 1, u->offset);
@@ -224,7 +260,7 @@ static int uring_commit(struct engine_ctx *ctx)
 	}
 }
 
-static unsigned uring_harvest(struct uring_data *ud, unsigned have, unsigned max)
+static unsigned uring_harvest(struct uring_data *ud, struct io_unit **done, unsigned have, unsigned max)
 {
 	struct io_uring_cqe *cqe;
 	unsigned head, n = 0;
@@ -233,7 +269,7 @@ static unsigned uring_harvest(struct uring_data *ud, unsigned have, unsigned max
 			break;
 		struct io_unit *u = io_uring_cqe_get_data(cqe);
 		u->result = cqe->res;
-		ud->done[have + n] = u;
+		done[have + n] = u;
 		n++;
 	}
 	io_uring_cq_advance(&ud->ring, n);
@@ -244,7 +280,7 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 			   const struct timespec *timeout)
 {
 	struct uring_data *ud = ctx->priv;
-	unsigned have = uring_harvest(ud, 0, max);
+	unsigned have = uring_harvest(ud, ctx->events, 0, max);
 	while (have < min) {
 		struct io_uring_cqe *cqe;
 		int ret;
@@ -252,29 +288,25 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 			struct __kernel_timespec ts = { timeout->tv_sec, timeout->tv_nsec };
 			ret = io_uring_wait_cqes(&ud->ring, &cqe, min - have, &ts, NULL);
 			if (ret == -ETIME)
-				return (int)(have + uring_harvest(ud, have, max));
+				return (int)(have + uring_harvest(ud, ctx->events, have, max));
 		} else {
 			ret = io_uring_wait_cqe_nr(&ud->ring, &cqe, min - have);
 		}
 		if (ret < 0 && ret != -EINTR && ret != -EAGAIN)
 			return ret;
-		have += uring_harvest(ud, have, max);
+		have += uring_harvest(ud, ctx->events, have, max);
 	}
 	return (int)have;
 }
 
-static struct io_unit *uring_event(struct engine_ctx *ctx, unsigned i)
-{
-	struct uring_data *ud = ctx->priv;
-	return ud->done[i];
-}
-
 const struct engine_ops io_uring_engine_ops = {
 	.name = "io_uring",
+	.options = uring_options,
+	.options_size = sizeof(struct uring_opts),
 	.init = uring_init,
+	.post_open = uring_post_open,
 	.cleanup = uring_cleanup,
 	.queue = uring_queue,
 	.commit = uring_commit,
 	.getevents = uring_getevents,
-	.event = uring_event,
 };

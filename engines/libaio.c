@@ -1,5 +1,6 @@
 /* libaio: Linux native AIO (io_submit/io_getevents); asynchronous with O_DIRECT. */
 #include <errno.h>
+#include <stddef.h>
 #include <libaio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,16 @@ struct libaio_data {
 	struct iocb **pending;   /* queued, not yet submitted */
 	unsigned nr_pending;
 	struct io_event *events;
-	struct io_unit **done;
+};
+
+struct libaio_opts {
+	int userspace_reap; /* -1 not given: the ring first, as with 1 */
+};
+
+static const struct option_def libaio_options[] = {
+	{ .name = "userspace_reap", .type = OPT_TRIBOOL, .offset = offsetof(struct libaio_opts, userspace_reap),
+	  .help = "Reap completions from the ring in user space (the default; 0: always io_getevents)" },
+	{ NULL },
 };
 
 static void libaio_cleanup(struct engine_ctx *ctx)
@@ -25,7 +35,6 @@ static void libaio_cleanup(struct engine_ctx *ctx)
 	free(ld->iocbs);
 	free(ld->pending);
 	free(ld->events);
-	free(ld->done);
 	free(ld);
 }
 
@@ -66,8 +75,7 @@ static int libaio_init(struct engine_ctx *ctx)
 	ld->iocbs = calloc(ctx->nr_units, sizeof(*ld->iocbs));
 	ld->pending = calloc(ctx->depth, sizeof(*ld->pending));
 	ld->events = calloc(ctx->depth, sizeof(*ld->events));
-	ld->done = calloc(ctx->depth, sizeof(*ld->done));
-	if (!ld->iocbs || !ld->pending || !ld->events || !ld->done) {
+	if (!ld->iocbs || !ld->pending || !ld->events) {
 		libaio_cleanup(ctx);
 		ctx->priv = NULL;
 		return -ENOMEM;
@@ -145,10 +153,11 @@ static int libaio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 			    const struct timespec *timeout)
 {
 	struct libaio_data *ld = ctx->priv;
+	const struct libaio_opts *lo = ctx->eng_opts;
 	int ret = -1;
 	/* Completions already on the shared ring need no system call (userspace_reap; also the
 	 * default unless userspace_reap=0 is given). */
-	if (ctx->opts && (ctx->opts->userspace_reap || ctx->opts->userspace_reap_auto))
+	if (!lo || lo->userspace_reap)
 		ret = user_reap(ld, max);
 	if (ret >= 0 && (unsigned)ret >= min && ret > 0)
 		goto got;
@@ -173,23 +182,18 @@ got:
 		struct io_unit *u = ld->events[i].data;
 		long res = (long)ld->events[i].res;
 		u->result = res;
-		ld->done[i] = u;
+		ctx->events[i] = u;
 	}
 	return ret;
 }
 
-static struct io_unit *libaio_event(struct engine_ctx *ctx, unsigned i)
-{
-	struct libaio_data *ld = ctx->priv;
-	return ld->done[i];
-}
-
 const struct engine_ops libaio_engine_ops = {
 	.name = "libaio",
+	.options = libaio_options,
+	.options_size = sizeof(struct libaio_opts),
 	.init = libaio_init,
 	.cleanup = libaio_cleanup,
 	.queue = libaio_queue,
 	.commit = libaio_commit,
 	.getevents = libaio_getevents,
-	.event = libaio_event,
 };

@@ -91,19 +91,18 @@ static int guarded_copy(struct mmap_data *md, const struct mapping *m, void *dst
 	return 0;
 }
 
-static struct mmap_data *data(struct engine_ctx *ctx)
+static int mmap_init(struct engine_ctx *ctx)
 {
+	ctx->priv = calloc(1, sizeof(struct mmap_data));
 	if (!ctx->priv)
-		ctx->priv = calloc(1, sizeof(struct mmap_data));
-	return ctx->priv;
+		return -ENOMEM;
+	pthread_once(&bus_once, install_sigbus);
+	return 0;
 }
 
 static int mmap_open(struct engine_ctx *ctx, const char *path, int flags, int *fd)
 {
-	struct mmap_data *md = data(ctx);
-	if (!md)
-		return -ENOMEM;
-	pthread_once(&bus_once, install_sigbus);
+	struct mmap_data *md = ctx->priv;
 	/* A shared writable map needs the file open for reading too. */
 	int f = open(path, (flags & ~(O_WRONLY | O_DIRECT)) | O_CLOEXEC, 0644);
 	if (f < 0)
@@ -176,6 +175,7 @@ static int mmap_queue(struct engine_ctx *ctx, struct io_unit *u)
 const struct engine_ops mmap_engine_ops = {
 	.name = "mmap",
 	.flags = ENGINE_SYNC,
+	.init = mmap_init,
 	.cleanup = mmap_cleanup,
 	.open_file = mmap_open,
 	.close_file = mmap_close,

@@ -1,6 +1,7 @@
 /* null: completes every I/O without touching a file; measures the engine's own cost. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/engine.h"
 
@@ -68,23 +69,13 @@ static int null_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 	struct null_data *nd = ctx->priv;
 	unsigned n = nd->nr_ready < max ? nd->nr_ready : max;
 	/* Hand out the oldest n; keep the rest queued in order. */
-	nd->nr_ready = n;
+	memcpy(ctx->events, nd->queued, n * sizeof(*nd->queued));
+	unsigned left = nd->nr_queued - n;
+	if (left)
+		memmove(nd->queued, nd->queued + n, left * sizeof(*nd->queued));
+	nd->nr_queued = left;
+	nd->nr_ready -= n;
 	return (int)n;
-}
-
-static struct io_unit *null_event(struct engine_ctx *ctx, unsigned i)
-{
-	struct null_data *nd = ctx->priv;
-	struct io_unit *u = nd->queued[i];
-	if (i + 1 == nd->nr_ready) {
-		/* Last event of this batch: drop the batch from the queue. */
-		unsigned left = nd->nr_queued - nd->nr_ready;
-		for (unsigned k = 0; k < left; k++)
-			nd->queued[k] = nd->queued[nd->nr_ready + k];
-		nd->nr_queued = left;
-		nd->nr_ready = 0;
-	}
-	return u;
 }
 
 const struct engine_ops null_engine_ops = {
@@ -97,5 +88,4 @@ const struct engine_ops null_engine_ops = {
 	.queue = null_queue,
 	.commit = null_commit,
 	.getevents = null_getevents,
-	.event = null_event,
 };

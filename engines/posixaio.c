@@ -12,7 +12,6 @@ struct posixaio_data {
 	const struct aiocb **inflight; /* for aio_suspend */
 	struct io_unit **busy;
 	unsigned nr_busy;
-	struct io_unit **done;
 };
 
 static void posixaio_cleanup(struct engine_ctx *ctx)
@@ -23,7 +22,6 @@ static void posixaio_cleanup(struct engine_ctx *ctx)
 	free(pd->cbs);
 	free(pd->inflight);
 	free(pd->busy);
-	free(pd->done);
 	free(pd);
 }
 
@@ -57,8 +55,7 @@ static int posixaio_init(struct engine_ctx *ctx)
 	pd->cbs = calloc(ctx->nr_units, sizeof(*pd->cbs));
 	pd->inflight = calloc(ctx->depth, sizeof(*pd->inflight));
 	pd->busy = calloc(ctx->depth, sizeof(*pd->busy));
-	pd->done = calloc(ctx->depth, sizeof(*pd->done));
-	if (!pd->cbs || !pd->inflight || !pd->busy || !pd->done) {
+	if (!pd->cbs || !pd->inflight || !pd->busy) {
 		posixaio_cleanup(ctx);
 		ctx->priv = NULL;
 		return -ENOMEM;
@@ -92,7 +89,7 @@ static int posixaio_queue(struct engine_ctx *ctx, struct io_unit *u)
 }
 
 /* Move finished requests from busy to done[have..max); returns how many are there now. */
-static unsigned collect(struct posixaio_data *pd, unsigned have, unsigned max)
+static unsigned collect(struct posixaio_data *pd, struct io_unit **done, unsigned have, unsigned max)
 {
 	unsigned n = have;
 	for (unsigned i = 0; i < pd->nr_busy && n < max;) {
@@ -105,7 +102,7 @@ static unsigned collect(struct posixaio_data *pd, unsigned have, unsigned max)
 		}
 		ssize_t r = aio_return(cb);
 		u->result = err ? -err : r;
-		pd->done[n++] = u;
+		done[n++] = u;
 		pd->busy[i] = pd->busy[--pd->nr_busy];
 	}
 	return n;
@@ -115,7 +112,7 @@ static int posixaio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max
 			      const struct timespec *timeout)
 {
 	struct posixaio_data *pd = ctx->priv;
-	unsigned n = collect(pd, 0, max);
+	unsigned n = collect(pd, ctx->events, 0, max);
 	while (n < min && pd->nr_busy) {
 		for (unsigned i = 0; i < pd->nr_busy; i++)
 			pd->inflight[i] = &pd->cbs[pd->busy[i]->index];
@@ -124,15 +121,9 @@ static int posixaio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max
 			return (int)n; /* timed out */
 		if (r < 0 && errno != EINTR)
 			return -errno;
-		n = collect(pd, n, max);
+		n = collect(pd, ctx->events, n, max);
 	}
 	return (int)n;
-}
-
-static struct io_unit *posixaio_event(struct engine_ctx *ctx, unsigned i)
-{
-	struct posixaio_data *pd = ctx->priv;
-	return pd->done[i];
 }
 
 const struct engine_ops posixaio_engine_ops = {
@@ -141,5 +132,4 @@ const struct engine_ops posixaio_engine_ops = {
 	.cleanup = posixaio_cleanup,
 	.queue = posixaio_queue,
 	.getevents = posixaio_getevents,
-	.event = posixaio_event,
 };

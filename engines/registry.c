@@ -1,4 +1,5 @@
 /* The only list of engines. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/engine.h"
@@ -47,8 +48,15 @@ const struct engine_ops *engine_find(const char *name)
 	return NULL;
 }
 
-const char *engine_names(void)
+const struct engine_ops *engine_by_index(size_t i)
 {
-	return "psync, sync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, faulty, "
-	       "filecreate, filestat, filedelete, dircreate, dirstat, dirdelete";
+	return i < sizeof(engines) / sizeof(engines[0]) ? engines[i] : NULL;
+}
+
+const char *engine_names(char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", engines[i]->name);
+	return buf;
 }

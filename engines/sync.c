@@ -1,22 +1,129 @@
-/* sync: lseek(2) then read(2)/write(2), one I/O at a time. */
+/* The synchronous engines, one I/O at a time, each done inside queue(): psync (pread/pwrite),
+ * sync (lseek, then read/write), pvsync (preadv/pwritev), pvsync2 (preadv2/pwritev2, with
+ * RWF_HIPRI when hipri=1) and faulty, a test engine: psync whose I/Os from the fault_after-th
+ * on fail with fault_errno (EIO by default) or, with fault_short=1, move half their bytes, to
+ * show how a faulting device is reported where no device-mapper "error" target is at hand.
+ * They differ only in the call that moves the data: one table row each. */
 #include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "core/engine.h"
 
-static int sync_queue(struct engine_ctx *ctx, struct io_unit *u)
+struct sync_opts {
+	bool hipri;           /* pvsync2 */
+	uint64_t fault_after; /* faulty: the I/O, counted from 1, that fails first */
+	unsigned fault_errno;
+	bool fault_short;
+};
+
+typedef ssize_t (*xfer_fn)(const struct engine_ctx *ctx, const struct io_unit *u, size_t len);
+
+static ssize_t xfer_psync(const struct engine_ctx *ctx, const struct io_unit *u, size_t len)
 {
-	ssize_t r = -1;
-	if (lseek(u->fd, (off_t)u->offset, SEEK_SET) >= 0)
-		do
-			r = u->ddir == DDIR_READ ? read(u->fd, u->buf, u->len) : write(u->fd, u->buf, u->len);
-		while (r < 0 && errno == EINTR);
+	return u->ddir == DDIR_READ ? pread(u->fd, u->buf, len, (off_t)u->offset)
+				    : pwrite(u->fd, u->buf, len, (off_t)u->offset);
+}
+
+static ssize_t xfer_sync(const struct engine_ctx *ctx, const struct io_unit *u, size_t len)
+{
+	if (lseek(u->fd, (off_t)u->offset, SEEK_SET) < 0)
+		return -1;
+	return u->ddir == DDIR_READ ? read(u->fd, u->buf, len) : write(u->fd, u->buf, len);
+}
+
+static ssize_t xfer_pvsync(const struct engine_ctx *ctx, const struct io_unit *u, size_t len)
+{
+	struct iovec iov = { u->buf, len };
+	return u->ddir == DDIR_READ ? preadv(u->fd, &iov, 1, (off_t)u->offset)
+				    : pwritev(u->fd, &iov, 1, (off_t)u->offset);
+}
+
+static ssize_t xfer_pvsync2(const struct engine_ctx *ctx, const struct io_unit *u, size_t len)
+{
+	const struct sync_opts *so = ctx->eng_opts;
+	struct iovec iov = { u->buf, len };
+	int flags = so && so->hipri ? RWF_HIPRI : 0;
+	return u->ddir == DDIR_READ ? preadv2(u->fd, &iov, 1, (off_t)u->offset, flags)
+				    : pwritev2(u->fd, &iov, 1, (off_t)u->offset, flags);
+}
+
+static int finish(struct engine_ctx *ctx, struct io_unit *u, xfer_fn xfer, size_t len)
+{
+	ssize_t r;
+	do
+		r = xfer(ctx, u, len);
+	while (r < 0 && errno == EINTR);
 	u->result = r < 0 ? -errno : r;
 	return Q_COMPLETED;
 }
 
-const struct engine_ops sync_engine_ops = {
-	.name = "sync",
+/* faulty: counts its I/Os in priv (a uint64_t). */
+static int faulty_init(struct engine_ctx *ctx)
+{
+	ctx->priv = calloc(1, sizeof(uint64_t));
+	return ctx->priv ? 0 : -ENOMEM;
+}
+
+static void faulty_cleanup(struct engine_ctx *ctx)
+{
+	free(ctx->priv);
+}
+
+static int faulty_queue(struct engine_ctx *ctx, struct io_unit *u)
+{
+	const struct sync_opts *so = ctx->eng_opts;
+	uint64_t *count = ctx->priv;
+	bool fault = ++*count >= so->fault_after;
+	if (fault && !so->fault_short) {
+		u->result = -(int64_t)so->fault_errno;
+		return Q_COMPLETED;
+	}
+	return finish(ctx, u, xfer_psync, fault ? u->len / 2 : u->len);
+}
+
+#define OFFS(f) offsetof(struct sync_opts, f)
+static const struct option_def pvsync2_options[] = {
+	{ .name = "hipri", .type = OPT_BOOL, .offset = OFFS(hipri), .def = "0",
+	  .help = "Polled completion (RWF_HIPRI)" },
+	{ NULL },
+};
+static const struct option_def faulty_options[] = {
+	{ .name = "fault_after", .type = OPT_U64, .offset = OFFS(fault_after), .def = "1", .min = 1, .max = INT64_MAX,
+	  .help = "Test engine: the I/O (counted from 1) that fails" },
+	{ .name = "fault_errno", .type = OPT_UINT, .offset = OFFS(fault_errno), .def = "5", .min = 1, .max = 4095,
+	  .help = "Test engine: the errno it fails with (5: EIO)" },
+	{ .name = "fault_short", .type = OPT_BOOL, .offset = OFFS(fault_short), .def = "0",
+	  .help = "Test engine: the faulty I/Os transfer half their bytes instead of failing" },
+	{ NULL },
+};
+
+#define SYNC_ENGINE(nm, table)                                                 \
+	static int nm##_queue(struct engine_ctx *ctx, struct io_unit *u)       \
+	{                                                                      \
+		return finish(ctx, u, xfer_##nm, u->len);                      \
+	}                                                                      \
+	const struct engine_ops nm##_engine_ops = {                            \
+		.name = #nm,                                                   \
+		.flags = ENGINE_SYNC,                                          \
+		.options = table,                                              \
+		.options_size = sizeof(struct sync_opts),                      \
+		.queue = nm##_queue,                                           \
+	};
+
+SYNC_ENGINE(psync, NULL)
+SYNC_ENGINE(sync, NULL)
+SYNC_ENGINE(pvsync, NULL)
+SYNC_ENGINE(pvsync2, pvsync2_options)
+
+const struct engine_ops faulty_engine_ops = {
+	.name = "faulty",
 	.flags = ENGINE_SYNC,
-	.queue = sync_queue,
+	.options = faulty_options,
+	.options_size = sizeof(struct sync_opts),
+	.init = faulty_init,
+	.cleanup = faulty_cleanup,
+	.queue = faulty_queue,
 };
