@@ -57,11 +57,11 @@ static inline void clock_sleep_ns(uint64_t ns)
 		;
 }
 
-/* Sleep until clock_now_ns() reaches end_ns or *stop is set, in naps of at most 50 ms, so a
- * stop is seen within one. Returns false when stopped. */
-static inline bool clock_sleep_until(uint64_t end_ns, const atomic_bool *stop)
+/* Sleep until clock c (NULL: clock_now_ns) reaches end_ns or *stop is set, in naps of at most
+ * 50 ms, so a stop is seen within one. Returns false when stopped. */
+static inline bool clock_sleep_until(const struct tsc_clock *c, uint64_t end_ns, const atomic_bool *stop)
 {
-	for (uint64_t now = clock_now_ns(); now < end_ns; now = clock_now_ns()) {
+	for (uint64_t now = clock_fast_ns(c); now < end_ns; now = clock_fast_ns(c)) {
 		if (stop && atomic_load_explicit(stop, memory_order_relaxed))
 			return false;
 		clock_sleep_ns(end_ns - now < 50 * NS_PER_MS ? end_ns - now : 50 * NS_PER_MS);

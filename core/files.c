@@ -2,14 +2,34 @@
 #include "core/files.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/layout.h"
 #include "core/rand.h"
+
+int files_target_size(const char *path, uint64_t *bytes)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISBLK(st.st_mode)) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		int ret = ioctl(fd, BLKGETSIZE64, bytes) < 0 ? -errno : 0;
+		close(fd);
+		return ret;
+	}
+	*bytes = (uint64_t)st.st_size;
+	return 0;
+}
 
 uint64_t job_min_bs(const struct job_opts *o)
 {
@@ -166,7 +186,7 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 		       struct rng *r, struct clone_file *f)
 {
 	uint64_t g = job_min_bs(o), real = 0;
-	f->exists = !no_file && layout_target_size(f->path, &real) == 0;
+	f->exists = !no_file && files_target_size(f->path, &real) == 0;
 	if (o->filesize_lo) {
 		uint64_t span = o->filesize_hi - o->filesize_lo;
 		f->file_size = align_down(o->filesize_lo + (span ? rng_below(r, span + 1) : 0), g);

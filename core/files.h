@@ -33,6 +33,9 @@ const char *files_next_name(const char *list, char name[PATH_MAX]);
 /* mkdir -p the directories above path (filename_format=a/b/$jobnum, as fio). */
 void files_make_parents(const char *path);
 
+/* Size of a regular file or block device; -errno if it cannot be read. */
+int files_target_size(const char *path, uint64_t *bytes);
+
 /* The smallest block size a job uses: offsets are multiples of it. */
 uint64_t job_min_bs(const struct job_opts *o);
 

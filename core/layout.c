@@ -3,14 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/falloc.h>
-#include <linux/fs.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <libgen.h>
 #include <limits.h>
+#include <linux/falloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -19,22 +17,6 @@
 
 #define LAYOUT_CHUNK (1u << 20)
 
-int layout_target_size(const char *path, uint64_t *bytes)
-{
-	struct stat st;
-	if (stat(path, &st) < 0)
-		return -errno;
-	if (S_ISBLK(st.st_mode)) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		int ret = ioctl(fd, BLKGETSIZE64, bytes) < 0 ? -errno : 0;
-		close(fd);
-		return ret;
-	}
-	*bytes = (uint64_t)st.st_size;
-	return 0;
-}
 
 /* Write data from `from` up to `to` so that reads see real blocks. Looks at the stop flag
  * between chunks: a signal ends a layout of any size at once (-EINTR). */

@@ -6,9 +6,6 @@
 
 struct run_ctx;
 
-/* Size of a regular file or block device; -errno if it cannot be read. */
-int layout_target_size(const char *path, uint64_t *bytes);
-
 /* Lay out every file group g needs. Prints fio's "Laying out IO file" notice to notes
  * (NULL: quiet). Returns 0 or -errno after one line on stderr. */
 int layout_group(struct run_ctx *rc, unsigned g, FILE *notes);

@@ -16,25 +16,25 @@ static void file_new_pass(struct wstate *s, struct wfile *f)
 void offsets_init(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
-	s->granule = job_min_bs(o);
+	s->off.granule = job_min_bs(o);
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
-		f->blocks = s->whole ? (f->cf->region + s->granule - 1) / s->granule : f->cf->region / s->granule;
+		f->blocks = s->whole.on ? (f->cf->region + s->off.granule - 1) / s->off.granule : f->cf->region / s->off.granule;
 		file_new_pass(s, f);
 		/* Backwards sequential I/O (rw=read:-8k) starts at the region's end. */
 		if (o->rw_mod < 0)
 			for (int d = 0; d < DDIR_NR; d++)
-				f->pos[d] = f->blocks * s->granule - o->bs[d];
+				f->pos[d] = f->blocks * s->off.granule - o->bs[d];
 	}
-	s->cur_file = 0;
-	s->file_ios_left = o->file_service_nr ? o->file_service_nr : 1;
+	s->off.cur_file = 0;
+	s->off.file_ios_left = o->file_service_nr ? o->file_service_nr : 1;
 	if (o->dist.type == DIST_ZIPF)
-		zipf_init(&s->zipf, s->files[0].blocks, o->dist.param);
+		zipf_init(&s->off.zipf, s->files[0].blocks, o->dist.param);
 }
 
 static bool pass_over(const struct wstate *s, const struct wfile *f)
 {
-	return f->pass_bytes >= (s->whole ? f->cf->region : f->blocks * s->granule);
+	return f->pass_bytes >= (s->whole.on ? f->cf->region : f->blocks * s->off.granule);
 }
 
 struct wfile *offsets_next_file(struct wstate *s)
@@ -42,26 +42,26 @@ struct wfile *offsets_next_file(struct wstate *s)
 	const struct job_opts *o = s->o;
 	if (s->nfiles == 1)
 		return &s->files[0];
-	struct wfile *f = &s->files[s->cur_file];
-	if (s->whole) { /* each file to its end, then the next, in order */
+	struct wfile *f = &s->files[s->off.cur_file];
+	if (s->whole.on) { /* each file to its end, then the next, in order */
 		if (pass_over(s, f)) {
-			s->cur_file = (s->cur_file + 1) % s->nfiles;
-			f = &s->files[s->cur_file];
+			s->off.cur_file = (s->off.cur_file + 1) % s->nfiles;
+			f = &s->files[s->off.cur_file];
 			f->pass_bytes = 0;
 		}
 		return f;
 	}
-	bool move = o->file_service == FS_SEQUENTIAL ? pass_over(s, f) : s->file_ios_left == 0;
+	bool move = o->file_service == FS_SEQUENTIAL ? pass_over(s, f) : s->off.file_ios_left == 0;
 	if (move) {
 		if (o->file_service == FS_RANDOM)
-			s->cur_file = (unsigned)rng_below(&s->rng, s->nfiles);
+			s->off.cur_file = (unsigned)rng_below(&s->rng, s->nfiles);
 		else
-			s->cur_file = (s->cur_file + 1) % s->nfiles;
-		s->file_ios_left = o->file_service_nr ? o->file_service_nr : 1;
-		f = &s->files[s->cur_file];
+			s->off.cur_file = (s->off.cur_file + 1) % s->nfiles;
+		s->off.file_ios_left = o->file_service_nr ? o->file_service_nr : 1;
+		f = &s->files[s->off.cur_file];
 	}
 	if (o->file_service != FS_SEQUENTIAL)
-		s->file_ios_left--;
+		s->off.file_ios_left--;
 	return f;
 }
 
@@ -100,7 +100,7 @@ static uint64_t skewed_block(struct wstate *s, struct wfile *f)
 	uint64_t n = f->blocks ? f->blocks : 1, rank;
 	switch (dist->type) {
 	case DIST_ZIPF:
-		rank = (zipf_next(&s->zipf, &s->rng) - 1) % n;
+		rank = (zipf_next(&s->off.zipf, &s->rng) - 1) % n;
 		break;
 	case DIST_PARETO:
 		rank = (uint64_t)((double)n * pow(rng_unit(&s->rng), 1.0 / (1.0 - dist->param)));
@@ -130,7 +130,7 @@ static uint64_t zoned_block(struct wstate *s, struct wfile *f)
 	unsigned pick = (unsigned)rng_below(&s->rng, 100), cum = 0;
 	for (unsigned i = 0; i < dist->nzones; i++) {
 		const struct dist_zone *z = &dist->zones[i];
-		uint64_t len = dist->type == DIST_ZONED ? n * z->size / 100 : z->size / s->granule;
+		uint64_t len = dist->type == DIST_ZONED ? n * z->size / 100 : z->size / s->off.granule;
 		if (start + len > n || i + 1 == dist->nzones)
 			len = n > start ? n - start : 0;
 		cum += z->access_pct;
@@ -144,7 +144,7 @@ static uint64_t zoned_block(struct wstate *s, struct wfile *f)
 static uint64_t random_block(struct wstate *s, struct wfile *f, uint64_t len)
 {
 	const struct job_opts *o = s->o;
-	uint64_t usable = f->blocks * s->granule;
+	uint64_t usable = f->blocks * s->off.granule;
 	for (;;) {
 		uint64_t b;
 		if (o->dist.type == DIST_ZONED || o->dist.type == DIST_ZONED_ABS)
@@ -157,8 +157,8 @@ static uint64_t random_block(struct wstate *s, struct wfile *f, uint64_t len)
 			file_new_pass(s, f);
 			continue;
 		}
-		if (b * s->granule + len <= usable)
-			return b * s->granule;
+		if (b * s->off.granule + len <= usable)
+			return b * s->off.granule;
 		if (o->dist.type != DIST_RANDOM || o->norandommap)
 			return usable - len; /* skewed picks near the end: clamp */
 	}
@@ -166,7 +166,7 @@ static uint64_t random_block(struct wstate *s, struct wfile *f, uint64_t len)
 
 static uint64_t sequential_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
 {
-	uint64_t usable = f->blocks * s->granule;
+	uint64_t usable = f->blocks * s->off.granule;
 	if (f->pos[d] + len > usable || (int64_t)f->pos[d] < 0)
 		f->pos[d] = s->o->rw_mod < 0 ? usable - len : 0;
 	uint64_t off = f->pos[d];
@@ -183,20 +183,20 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 	f->pass_bytes += len;
 	if (!(o->rw & RW_RANDOM)) {
 		off = sequential_next(s, f, d, len);
-	} else if (s->mod_left) {
+	} else if (s->off.mod_left) {
 		/* rw=randread:N: N I/Os per random offset, sequential or identical. */
-		s->mod_left--;
-		off = o->rw_sequencer == SEQ_IDENTICAL ? s->last_off : s->last_end[d];
-		if (off + len > f->blocks * s->granule)
+		s->off.mod_left--;
+		off = o->rw_sequencer == SEQ_IDENTICAL ? s->off.last_off : s->off.last_end[d];
+		if (off + len > f->blocks * s->off.granule)
 			off = random_block(s, f, len);
 	} else if (o->pct_random[d] < 100 && rng_below(&s->rng, 100) >= o->pct_random[d]) {
-		off = s->last_end[d] + len <= f->blocks * s->granule ? s->last_end[d] : 0;
+		off = s->off.last_end[d] + len <= f->blocks * s->off.granule ? s->off.last_end[d] : 0;
 	} else {
 		off = random_block(s, f, len);
 		if (o->rw_mod > 1)
-			s->mod_left = (uint64_t)o->rw_mod - 1;
+			s->off.mod_left = (uint64_t)o->rw_mod - 1;
 	}
-	s->last_off = off;
-	s->last_end[d] = off + len;
+	s->off.last_off = off;
+	s->off.last_end[d] = off + len;
 	return f->cf->offset + off;
 }

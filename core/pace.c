@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "core/clock.h"
@@ -10,8 +11,8 @@
 void pace_init(struct wstate *s)
 {
 	for (int d = 0; d < DDIR_NR; d++)
-		s->next_issue_ns[d] = 0;
-	s->think_count = 0;
+		s->pace.next_issue_ns[d] = 0;
+	s->pace.think_count = 0;
 }
 
 /* The gap one I/O of len bytes takes at the job's rate, in ns; 0 = unlimited. */
@@ -31,9 +32,9 @@ static uint64_t slot_ns(const struct wstate *s, enum ddir d, uint64_t len)
 
 uint64_t pace_wait_ns(struct wstate *s, enum ddir d)
 {
-	if (!s->next_issue_ns[d] || s->now >= s->next_issue_ns[d])
+	if (!s->pace.next_issue_ns[d] || s->now >= s->pace.next_issue_ns[d])
 		return 0;
-	return s->next_issue_ns[d] - s->now;
+	return s->pace.next_issue_ns[d] - s->now;
 }
 
 void pace_issued(struct wstate *s, enum ddir d, uint64_t len)
@@ -46,8 +47,15 @@ void pace_issued(struct wstate *s, enum ddir d, uint64_t len)
 		gap = (uint64_t)(-log(1.0 - u) * (double)gap);
 	}
 	/* Slots follow a schedule from the first I/O, so a late one does not slow the rest. */
-	uint64_t base = s->next_issue_ns[d] ? s->next_issue_ns[d] : s->now;
-	s->next_issue_ns[d] = base + gap;
+	uint64_t base = s->pace.next_issue_ns[d] ? s->pace.next_issue_ns[d] : s->now;
+	s->pace.next_issue_ns[d] = base + gap;
+}
+
+void pace_reset_floors(struct wstate *s)
+{
+	s->pace.check_ns = s->now;
+	memset(s->pace.bytes, 0, sizeof(s->pace.bytes));
+	memset(s->pace.ios, 0, sizeof(s->pace.ios));
 }
 
 bool pace_think_due(struct wstate *s)
@@ -55,7 +63,7 @@ bool pace_think_due(struct wstate *s)
 	const struct job_opts *o = s->o;
 	if (!o->thinktime_us)
 		return false;
-	return ++s->think_count % (o->thinktime_blocks ? o->thinktime_blocks : 1) == 0;
+	return ++s->pace.think_count % (o->thinktime_blocks ? o->thinktime_blocks : 1) == 0;
 }
 
 uint64_t pace_bound(const struct wstate *s, uint64_t wait_ns)
@@ -78,23 +86,23 @@ void pace_think(struct wstate *s)
 	for (uint64_t i = 0; clock_fast_ns(s->clk) < spin_end; i++)
 		if (!(i & 1023) && atomic_load_explicit(s->w->stop, memory_order_relaxed))
 			break;
-	clock_sleep_until(end, s->w->stop);
+	clock_sleep_until(s->clk, end, s->w->stop);
 	s->now = clock_fast_ns(s->clk);
 	/* Time spent thinking does not count against the rate schedule. */
 	for (int d = 0; d < DDIR_NR; d++)
-		if (s->next_issue_ns[d] && s->next_issue_ns[d] < s->now)
-			s->next_issue_ns[d] = s->now;
+		if (s->pace.next_issue_ns[d] && s->pace.next_issue_ns[d] < s->now)
+			s->pace.next_issue_ns[d] = s->now;
 }
 
 int pace_check_min(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
-	if (!s->measuring || s->now - s->rate_check_ns < NS_PER_SEC)
+	if (!s->measuring || s->now - s->pace.check_ns < NS_PER_SEC)
 		return 0;
-	double secs = (double)(s->now - s->rate_check_ns) / 1e9;
+	double secs = (double)(s->now - s->pace.check_ns) / 1e9;
 	int ret = 0;
 	for (int d = 0; d < DDIR_NR && !ret; d++) {
-		double bw = (double)s->rate_bytes[d] / secs, iops = (double)s->rate_ios[d] / secs;
+		double bw = (double)s->pace.bytes[d] / secs, iops = (double)s->pace.ios[d] / secs;
 		if (o->rate_min[d] && bw < (double)o->rate_min[d]) {
 			fprintf(stderr, "iobench: job '%s': min rate %llu B/s not met, got %.0f B/s\n", o->name,
 				(unsigned long long)o->rate_min[d], bw);
@@ -106,7 +114,7 @@ int pace_check_min(struct wstate *s)
 		}
 	}
 	for (int d = 0; d < DDIR_NR; d++)
-		s->rate_bytes[d] = s->rate_ios[d] = 0;
-	s->rate_check_ns = s->now;
+		s->pace.bytes[d] = s->pace.ios[d] = 0;
+	s->pace.check_ns = s->now;
 	return ret;
 }

@@ -16,7 +16,7 @@ int verify_setup(struct wstate *s)
 	const struct job_opts *o = s->o;
 	if (o->verify == VERIFY_NONE)
 		return 0;
-	s->vinterval = verify_interval_of(o, s->granule);
+	s->ver.interval = verify_interval_of(o, s->off.granule);
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
 		f->verify_map = calloc(f->blocks / 64 + 1, sizeof(uint64_t));
@@ -24,9 +24,9 @@ int verify_setup(struct wstate *s)
 			return worker_nomem(s, "verify map (a bit per block written)", (f->blocks / 64 + 1) * 8);
 	}
 	if (o->verify_backlog) {
-		s->backlog = calloc(o->verify_backlog, sizeof(*s->backlog));
-		if (!s->backlog)
-			return worker_nomem(s, "verify_backlog entries", o->verify_backlog * sizeof(*s->backlog));
+		s->ver.backlog = calloc(o->verify_backlog, sizeof(*s->ver.backlog));
+		if (!s->ver.backlog)
+			return worker_nomem(s, "verify_backlog entries", o->verify_backlog * sizeof(*s->ver.backlog));
 	}
 	return 0;
 }
@@ -35,26 +35,26 @@ void verify_teardown(struct wstate *s)
 {
 	for (unsigned i = 0; s->files && i < s->nfiles; i++)
 		free(s->files[i].verify_map);
-	free(s->backlog);
+	free(s->ver.backlog);
 }
 
 /* After a write was queued: mark its granules; with verify_backlog, queue it. */
 void verify_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len)
 {
-	uint64_t first = (off - f->cf->offset) / s->granule, n = len / s->granule;
+	uint64_t first = (off - f->cf->offset) / s->off.granule, n = len / s->off.granule;
 	for (uint64_t b = first; b < first + n && b < f->blocks; b++)
 		f->verify_map[b / 64] |= 1ULL << (b % 64);
-	if (s->backlog) {
-		s->backlog[s->nbacklog].file = (unsigned)(f - s->files);
-		s->backlog[s->nbacklog].off = off;
-		s->backlog[s->nbacklog].len = len;
-		s->nbacklog++;
+	if (s->ver.backlog) {
+		s->ver.backlog[s->ver.nbacklog].file = (unsigned)(f - s->files);
+		s->ver.backlog[s->ver.nbacklog].off = off;
+		s->ver.backlog[s->ver.nbacklog].len = len;
+		s->ver.nbacklog++;
 	}
 }
 
 static void report(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len, const char *why)
 {
-	if (++s->verify_failures <= MAX_REPORTED)
+	if (++s->ver.failures <= MAX_REPORTED)
 		fprintf(stderr, "iobench: job '%s': verify failed: file %s, offset %llu, length %llu: %s\n",
 			s->o->name, f->cf->path, (unsigned long long)off, (unsigned long long)len, why);
 }
@@ -78,28 +78,28 @@ static void check_range(struct wstate *s, struct wfile *f, uint64_t off, uint64_
 	}
 	char why[512];
 	uint64_t bad;
-	if (verify_check(s->o, buf, len, off, s->vinterval, why, sizeof(why), &bad))
-		report(s, f, bad, s->vinterval, why);
+	if (verify_check(s->o, buf, len, off, s->ver.interval, why, sizeof(why), &bad))
+		report(s, f, bad, s->ver.interval, why);
 }
 
-static void finish(struct wstate *s)
+static int finish(struct wstate *s)
 {
-	if (!s->verify_failures)
-		return;
-	if (s->verify_failures > MAX_REPORTED)
+	if (!s->ver.failures)
+		return 0;
+	if (s->ver.failures > MAX_REPORTED)
 		fprintf(stderr, "iobench: job '%s': ... %llu blocks failed verification in all\n", s->o->name,
-			(unsigned long long)s->verify_failures);
-	worker_fail(s, -EILSEQ);
+			(unsigned long long)s->ver.failures);
+	return -EILSEQ;
 }
 
 static bool stop_now(struct wstate *s)
 {
-	return (s->o->verify_fatal && s->verify_failures) ||
+	return (s->o->verify_fatal && s->ver.failures) ||
 	       atomic_load_explicit(s->w->stop, memory_order_relaxed);
 }
 
 /* The verify phase: every granule written (verify_only: every granule of the region). */
-void verify_all(struct wstate *s)
+int verify_all(struct wstate *s)
 {
 	for (unsigned i = 0; i < s->nfiles && !stop_now(s); i++) {
 		struct wfile *f = &s->files[i];
@@ -107,20 +107,24 @@ void verify_all(struct wstate *s)
 			continue;
 		for (uint64_t b = 0; b < f->blocks && !stop_now(s); b++)
 			if (s->o->verify_only || (f->verify_map[b / 64] & (1ULL << (b % 64))))
-				check_range(s, f, f->cf->offset + b * s->granule, s->granule);
+				check_range(s, f, f->cf->offset + b * s->off.granule, s->off.granule);
 	}
-	finish(s);
+	return finish(s);
 }
 
 /* verify_backlog=N: the last N writes, read back now (the queue has been drained). */
-void verify_backlog_run(struct wstate *s)
+bool verify_backlog_due(const struct wstate *s)
 {
-	for (uint64_t i = 0; i < s->nbacklog && !stop_now(s); i++) {
-		struct wfile *f = &s->files[s->backlog[i].file];
-		for (uint64_t at = 0; at < s->backlog[i].len; at += s->granule)
-			check_range(s, f, s->backlog[i].off + at, s->granule);
+	return s->o->verify_backlog && s->ver.nbacklog >= s->o->verify_backlog;
+}
+
+int verify_backlog_run(struct wstate *s)
+{
+	for (uint64_t i = 0; i < s->ver.nbacklog && !stop_now(s); i++) {
+		struct wfile *f = &s->files[s->ver.backlog[i].file];
+		for (uint64_t at = 0; at < s->ver.backlog[i].len; at += s->off.granule)
+			check_range(s, f, s->ver.backlog[i].off + at, s->off.granule);
 	}
-	s->nbacklog = 0;
-	if (s->o->verify_fatal)
-		finish(s);
+	s->ver.nbacklog = 0;
+	return s->o->verify_fatal ? finish(s) : 0;
 }

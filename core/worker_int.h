@@ -1,5 +1,16 @@
-/* State shared by the worker's parts (worker.c, offsets.c, pace.c, buffers.c).
- * Owned by one thread; nothing here is shared with other threads. */
+/* A worker's state, by owner. One thread owns all of it; nothing here is shared.
+ *
+ *   worker.c         the loop: prepare, submit, reap, drain, fail; the worker's life
+ *   worker_setup.c   files, descriptors, units and buffers, CPU affinity, queue depth
+ *   worker_time.c    ramp, bandwidth samples, the deadline, published progress, final stats
+ *   offsets.c        which file, direction, length and offset comes next   (struct offsets)
+ *   pace.c           rate slots, thinktime, rate floors                     (struct pacing)
+ *   verify_phase.c   what was written, read back and checked               (struct verifying)
+ *   whole.c          opendir whole-file reads: files opened and closed in turn (struct whole)
+ *   buffers.c        write buffer contents
+ *
+ * Only worker.c calls into the others; none of them calls back into it: they return -errno
+ * and the loop decides (worker_fail). */
 #ifndef IOBENCH_WORKER_INT_H
 #define IOBENCH_WORKER_INT_H
 #include <sys/resource.h>
@@ -8,6 +19,17 @@
 #include "core/perflog.h"
 #include "core/rand.h"
 #include "core/worker.h"
+
+/* The I/O-unit state machine, checked in debug and sanitizer builds: a unit is free,
+ * prepared (taken by the loop, or refused by a busy engine), queued (handed over, not yet
+ * submitted) or in flight (submitted; engines completing inside queue() skip the last two). */
+#if defined(IOBENCH_DEBUG) || defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#include <assert.h>
+#define W_ASSERT(cond) assert(cond)
+#else
+#define W_ASSERT(cond) ((void)0)
+#endif
+enum unit_state { UNIT_FREE, UNIT_PREPARED, UNIT_QUEUED, UNIT_INFLIGHT };
 
 struct wfile {
 	int fd;
@@ -21,37 +43,61 @@ struct wfile {
 	uint64_t *verify_map;       /* granules written, for the verify phase */
 };
 
+/* offsets.c */
+struct offsets {
+	uint64_t granule;           /* offsets are multiples of the smallest block size */
+	struct zipf zipf;
+	uint64_t mod_left;          /* rw=mode:N: I/Os left before a new random offset */
+	uint64_t last_end[DDIR_NR], last_off;
+	unsigned cur_file, file_ios_left;
+};
+
+/* pace.c */
+struct pacing {
+	uint64_t next_issue_ns[DDIR_NR]; /* the next rate slot (0: none yet) */
+	uint64_t think_count;
+	uint64_t check_ns, bytes[DDIR_NR], ios[DDIR_NR]; /* rate floors: since the last check */
+};
+
+/* verify_phase.c */
+struct verifying {
+	uint64_t interval;          /* bytes each checksum covers */
+	uint64_t failures;
+	struct { unsigned file; uint64_t off, len; } *backlog;
+	uint64_t nbacklog;
+};
+
+/* whole.c */
+struct whole {
+	bool on;                    /* job_whole_files: files opened, read to their end, closed in turn */
+	struct wfile *open;         /* the file open now */
+	uint64_t open_ns;           /* how long its open took */
+};
+
 struct wstate {
 	struct worker *w;
 	const struct job_opts *o;
 	const struct tsc_clock *clk; /* the clock of every timestamp (clock_fast_ns) */
 	struct thread_stats *ts;
 	struct engine_ctx eng;
+	/* units: free_units[0..nr_free) are free; pending[0..nr_pending) queued, not submitted */
 	struct io_unit *units;
+	unsigned char *unit_state;  /* enum unit_state, by unit index (asserts) */
 	struct io_unit **free_units;
 	struct io_unit **pending;
-	struct io_unit **events; /* what the engine reaped (engine_ctx.events) */
+	struct io_unit **events;    /* what the engine reaped (engine_ctx.events) */
 	unsigned nr_free, nr_pending, depth, inflight, fill_queued;
-	struct io_unit *retry;  /* prepared, refused by a busy engine: queued next */
+	struct io_unit *retry;      /* prepared, refused by a busy engine: queued next */
 	unsigned batch_submit, complete_min, complete_max, depth_low;
 	bool sync;
-	bool file_ops;
-	bool whole;           /* job_whole_files: files opened, read to their end, closed in turn */
-	struct wfile *open_file; /* whole: the file open now */
-	uint64_t open_ns;     /* whole: how long its open took */        /* ENGINE_FILE_OP: latencies are the file operations' only */
+	bool file_ops;              /* ENGINE_FILE_OP: latencies are the file operations' only */
 	struct wfile *files;
-	int *fds;             /* the files' descriptors, for engines that register them */
-	unsigned nfiles, cur_file, file_ios_left;
+	int *fds;                   /* the files' descriptors, by index (engine_ctx.fds) */
+	unsigned nfiles;
 	void *bufmem;
 	size_t buf_stride;
-	struct rng rng;       /* offsets, directions, sizes */
-	struct rng buf_rng;   /* buffer contents */
-	struct zipf zipf;
-	uint64_t granule;
-	/* pattern */
-	uint64_t mod_left;    /* rw=mode:N: I/Os left before a new random offset */
-	uint64_t last_end[DDIR_NR];
-	uint64_t last_off;
+	struct rng rng;             /* offsets, directions, sizes, Poisson gaps */
+	struct rng buf_rng;         /* buffer contents */
 	/* amount */
 	uint64_t issued_bytes, issued_ios, io_limit;
 	bool issuing_done;
@@ -61,43 +107,44 @@ struct wstate {
 	/* time */
 	uint64_t now, start_ns, measure_start_ns, ramp_end_ns, deadline_ns;
 	uint64_t last_sample_ns, sample_bytes[DDIR_NR], sample_ios[DDIR_NR];
-	/* pacing */
-	uint64_t next_issue_ns[DDIR_NR];
-	uint64_t think_count;
-	uint64_t rate_check_ns, rate_bytes[DDIR_NR], rate_ios[DDIR_NR];
-	struct rusage ru0;
-	struct perflogs *logs; /* NULL unless the job writes logs */
 	uint64_t next_publish_ns;
-	/* verify */
-	uint64_t vinterval;
-	uint64_t verify_failures;
-	struct { unsigned file; uint64_t off, len; } *backlog;
-	uint64_t nbacklog;
+	struct rusage ru0;
+	struct perflogs *logs;      /* NULL unless the job writes logs */
+	struct offsets off;
+	struct pacing pace;
+	struct verifying ver;
+	struct whole whole;
 };
 
-/* worker.c */
-void drain(struct wstate *s);
-
 /* worker_setup.c */
+void setup_depth(struct wstate *s);
+void set_affinity(struct wstate *s);
+/* The files (none open), descriptors, units, buffers and event array. 0 or -errno. */
+int alloc_state(struct wstate *s);
+void free_state(struct wstate *s);
 int open_files(struct wstate *s);
-/* Whole-file reads: switch to file f (the one before drained and closed), timed. */
+void close_files(struct wstate *s);
+/* Out of memory for what (bytes of it): one line naming both; returns -ENOMEM. */
+int worker_nomem(struct wstate *s, const char *what, uint64_t bytes);
+/* open(2) flags for the job's files. */
+int worker_open_flags(const struct job_opts *o);
+
+/* worker_time.c */
+void time_reset_stats(struct wstate *s);
+void time_start(struct wstate *s);
+/* Ramp over, samples, deadline, rate floors, logs, progress: -errno when the job must fail. */
+int time_check(struct wstate *s);
+void time_finish(struct wstate *s);
+
+/* whole.c: opendir whole-file reads (whole.on: setup_depth). The loop drains the queue
+ * before a switch. */
+/* Is f not the open file (so the loop must drain and switch)? */
+bool whole_switching(const struct wstate *s, const struct wfile *f);
+/* Close the open file (timed) and open f (timed): 0 or -errno after a line. */
 int whole_open(struct wstate *s, struct wfile *f);
 void whole_close(struct wstate *s);
 /* The I/O length within f's remaining bytes (the last block of a file is short). */
 uint64_t whole_len(struct wfile *f, enum ddir d, uint64_t len);
-void close_files(struct wstate *s);
-/* The files (none open), descriptors, units, buffers and event array. 0 or -errno. */
-int alloc_state(struct wstate *s);
-int alloc_units(struct wstate *s);
-void set_affinity(struct wstate *s);
-void setup_depth(struct wstate *s);
-
-/* verify_phase.c */
-int verify_setup(struct wstate *s);
-void verify_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len);
-void verify_all(struct wstate *s);
-void verify_backlog_run(struct wstate *s);
-void verify_teardown(struct wstate *s);
 
 /* offsets.c */
 void offsets_init(struct wstate *s);
@@ -109,24 +156,39 @@ enum ddir offsets_next_ddir(struct wstate *s);
 /* pace.c */
 #define PACE_NAP_NS (50 * NS_PER_MS) /* the longest a worker sleeps before it looks again */
 void pace_init(struct wstate *s);
+/* Before an I/O of direction d: nanoseconds to wait for its rate slot (0 = go). */
+uint64_t pace_wait_ns(struct wstate *s, enum ddir d);
 /* A wait of wait_ns cut to what the job may still wait now: no further than its deadline,
  * and one nap at most (the caller looks at the stop flag and the time, then waits again). */
 uint64_t pace_bound(const struct wstate *s, uint64_t wait_ns);
-/* Before an I/O of direction d: nanoseconds to wait for its rate slot (0 = go). */
-uint64_t pace_wait_ns(struct wstate *s, enum ddir d);
 void pace_issued(struct wstate *s, enum ddir d, uint64_t len);
+/* After a completion of bytes in direction d: counted against the rate floors (per I/O). */
+static inline void pace_done(struct wstate *s, enum ddir d, uint64_t bytes)
+{
+	s->pace.bytes[d] += bytes;
+	s->pace.ios[d]++;
+}
+/* Start the floors' count again (the end of the ramp). */
+void pace_reset_floors(struct wstate *s);
 /* After an I/O is issued: should the job pause now (thinktime)? */
 bool pace_think_due(struct wstate *s);
+/* The pause itself (the loop has drained the queue). */
 void pace_think(struct wstate *s);
 /* Every second: rate_min / rate_iops_min; returns -errno when the floor is missed. */
 int pace_check_min(struct wstate *s);
 
+/* verify_phase.c */
+int verify_setup(struct wstate *s);
+void verify_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len);
+/* Is the backlog full (verify_backlog: the loop drains, then verify_backlog_run)? */
+bool verify_backlog_due(const struct wstate *s);
+/* Read back what was written (verify_only: the whole region): 0 or -EILSEQ. */
+int verify_all(struct wstate *s);
+int verify_backlog_run(struct wstate *s);
+void verify_teardown(struct wstate *s);
+
 /* buffers.c */
 void buffers_init(struct wstate *s);
 void buffers_fill(struct wstate *s, struct io_unit *u);
-
-void worker_fail(struct wstate *s, int err);
-/* Out of memory for what (bytes of it): one line naming both; returns -ENOMEM. */
-int worker_nomem(struct wstate *s, const char *what, uint64_t bytes);
 
 #endif

@@ -12,7 +12,7 @@
 #include "core/worker_int.h"
 
 
-static int open_flags(const struct job_opts *o)
+int worker_open_flags(const struct job_opts *o)
 {
 	bool writes = job_writes(o); /* verify_only opens read-only and never creates */
 	return (writes ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
@@ -20,60 +20,11 @@ static int open_flags(const struct job_opts *o)
 	       (o->create_on_open && writes ? O_CREAT : 0);
 }
 
-int whole_open(struct wstate *s, struct wfile *f)
-{
-	if (s->open_file && s->open_file != f) {
-		drain(s);
-		whole_close(s);
-	}
-	uint64_t t0 = clock_fast_ns(s->clk);
-	int fd = -1, ret = engine_open_file(s->w->ops, &s->eng, f->cf->path, open_flags(s->o), &fd);
-	s->now = clock_fast_ns(s->clk);
-	if (ret) {
-		fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", s->o->name, f->cf->path,
-			strerror(-ret));
-		worker_fail(s, ret);
-		return ret;
-	}
-	f->fd = fd;
-	s->fds[f - s->files] = fd;
-	s->open_file = f;
-	s->open_ns = s->now - t0;
-	if (s->o->invalidate && fd >= 0) /* read from the device, not the page cache */
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	return 0;
-}
-
-void whole_close(struct wstate *s)
-{
-	struct wfile *f = s->open_file;
-	uint64_t t0 = clock_fast_ns(s->clk);
-	engine_close_file(s->w->ops, &s->eng, f->fd);
-	s->now = clock_fast_ns(s->clk);
-	f->fd = -1;
-	s->fds[f - s->files] = -1;
-	s->open_file = NULL;
-	if (!s->measuring)
-		return;
-	uint64_t oc = s->open_ns + (s->now - t0);
-	s->ts->files_done++;
-	series_add(&s->ts->file_oc, oc);
-	hist_record(&s->ts->file_oc_hist, oc);
-}
-
-uint64_t whole_len(struct wfile *f, enum ddir d, uint64_t len)
-{
-	if (f->pos[d] >= f->cf->region)
-		f->pos[d] = 0;
-	uint64_t left = f->cf->region - f->pos[d];
-	return len < left ? len : left;
-}
-
 int open_files(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
-	int flags = open_flags(o);
-	if (s->whole) /* opened one by one as the job reaches them */
+	int flags = worker_open_flags(o);
+	if (s->whole.on) /* opened one by one as the job reaches them */
 		return 0;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
@@ -119,6 +70,44 @@ void close_files(struct wstate *s)
 			engine_close_file(s->w->ops, &s->eng, s->files[i].fd);
 }
 
+static int alloc_units(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	uint64_t max_bs = 0;
+	for (int d = 0; d < DDIR_NR; d++) {
+		uint64_t b = o->bs_max[d] > o->bs[d] ? o->bs_max[d] : o->bs[d];
+		for (unsigned i = 0; i < o->nbssplit[d]; i++)
+			if (o->bssplit[d][i].bs > b)
+				b = o->bssplit[d][i].bs;
+		if (job_has_dir(o, d) && b > max_bs)
+			max_bs = b;
+	}
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	s->buf_stride = (max_bs + page - 1) / page * page;
+	s->units = calloc(s->depth, sizeof(*s->units));
+	s->unit_state = calloc(s->depth, sizeof(*s->unit_state)); /* all UNIT_FREE */
+	s->free_units = calloc(s->depth, sizeof(*s->free_units));
+	s->pending = calloc(s->depth, sizeof(*s->pending));
+	if (!s->units || !s->unit_state || !s->free_units || !s->pending)
+		return worker_nomem(s, "I/O units", (uint64_t)s->depth * (sizeof(*s->units) + 2 * sizeof(void *)));
+	uint64_t bytes;
+	if (__builtin_mul_overflow((uint64_t)s->buf_stride, (uint64_t)s->depth, &bytes) || bytes > SIZE_MAX ||
+	    posix_memalign(&s->bufmem, page, (size_t)bytes)) {
+		char what[160];
+		snprintf(what, sizeof(what), "I/O buffers (iodepth %u x the largest block size %llu, for each of "
+			 "numjobs=%u clones)", s->depth, (unsigned long long)s->buf_stride, o->numjobs);
+		s->bufmem = NULL;
+		return worker_nomem(s, what, bytes);
+	}
+	for (unsigned i = 0; i < s->depth; i++) {
+		s->units[i].index = i;
+		s->units[i].buf = (char *)s->bufmem + (size_t)i * s->buf_stride;
+		s->free_units[s->nr_free++] = &s->units[i];
+	}
+	buffers_init(s);
+	return 0;
+}
+
 int alloc_state(struct wstate *s)
 {
 	s->files = calloc(s->nfiles, sizeof(*s->files));
@@ -139,41 +128,16 @@ int alloc_state(struct wstate *s)
 	return ret;
 }
 
-int alloc_units(struct wstate *s)
+void free_state(struct wstate *s)
 {
-	const struct job_opts *o = s->o;
-	uint64_t max_bs = 0;
-	for (int d = 0; d < DDIR_NR; d++) {
-		uint64_t b = o->bs_max[d] > o->bs[d] ? o->bs_max[d] : o->bs[d];
-		for (unsigned i = 0; i < o->nbssplit[d]; i++)
-			if (o->bssplit[d][i].bs > b)
-				b = o->bssplit[d][i].bs;
-		if (job_has_dir(o, d) && b > max_bs)
-			max_bs = b;
-	}
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	s->buf_stride = (max_bs + page - 1) / page * page;
-	s->units = calloc(s->depth, sizeof(*s->units));
-	s->free_units = calloc(s->depth, sizeof(*s->free_units));
-	s->pending = calloc(s->depth, sizeof(*s->pending));
-	if (!s->units || !s->free_units || !s->pending)
-		return worker_nomem(s, "I/O units", (uint64_t)s->depth * (sizeof(*s->units) + 2 * sizeof(void *)));
-	uint64_t bytes;
-	if (__builtin_mul_overflow((uint64_t)s->buf_stride, (uint64_t)s->depth, &bytes) || bytes > SIZE_MAX ||
-	    posix_memalign(&s->bufmem, page, (size_t)bytes)) {
-		char what[160];
-		snprintf(what, sizeof(what), "I/O buffers (iodepth %u x the largest block size %llu, for each of "
-			 "numjobs=%u clones)", s->depth, (unsigned long long)s->buf_stride, o->numjobs);
-		s->bufmem = NULL;
-		return worker_nomem(s, what, bytes);
-	}
-	for (unsigned i = 0; i < s->depth; i++) {
-		s->units[i].index = i;
-		s->units[i].buf = (char *)s->bufmem + (size_t)i * s->buf_stride;
-		s->free_units[s->nr_free++] = &s->units[i];
-	}
-	buffers_init(s);
-	return 0;
+	free(s->files);
+	free(s->fds);
+	free(s->events);
+	free(s->units);
+	free(s->unit_state);
+	free(s->free_units);
+	free(s->pending);
+	free(s->bufmem);
 }
 
 void set_affinity(struct wstate *s)
@@ -212,7 +176,7 @@ void setup_depth(struct wstate *s)
 	const struct job_opts *o = s->o;
 	s->sync = (s->w->ops->flags & ENGINE_SYNC) != 0;
 	s->file_ops = (s->w->ops->flags & ENGINE_FILE_OP) != 0;
-	s->whole = job_whole_files(s->o) && !s->file_ops;
+	s->whole.on = job_whole_files(s->o) && !s->file_ops; /* whole.c owns the rest */
 	s->depth = s->sync ? 1 : o->iodepth;
 	s->batch_submit = o->iodepth_batch_submit ? o->iodepth_batch_submit : s->depth;
 	if (s->batch_submit > s->depth)
@@ -224,7 +188,7 @@ void setup_depth(struct wstate *s)
 	s->eng.nr_units = s->depth;
 	s->eng.opts = o;
 	s->eng.eng_opts = s->w->eng_opts;
-	s->eng.files_one_by_one = s->whole;
+	s->eng.files_one_by_one = s->whole.on;
 	s->rec_slat = !o->disable_slat;
 	s->rec_clat = !o->disable_clat;
 	s->rec_lat = !o->disable_lat;
