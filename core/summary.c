@@ -7,9 +7,18 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/options.h"
 #include "core/run.h"
 
 const double results_key_pct[KEY_PCT_NR] = { 50.0, 90.0, 99.0, 99.9 };
+
+size_t results_default_pct(double pct[RESULTS_PCT_MAX])
+{
+	struct job_opts o;
+	options_defaults(&o);
+	memcpy(pct, o.pct_list, sizeof(o.pct_list));
+	return o.npct;
+}
 
 /* The block sizes a job may use, per direction, as fio's header shows them (bs=(R)
  * MIN-MAX): bsrange's ends, or bs; with bssplit, its smallest and largest. */

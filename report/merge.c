@@ -24,7 +24,7 @@ struct merge {
 	struct dir_totals sum[3];  /* All clients */
 	uint64_t count[3];         /* of the summed bins: the sum must fit */
 	struct dir_totals one;     /* one input's direction, as read */
-	double pct[20];
+	double pct[RESULTS_PCT_MAX];
 	size_t npct;
 	struct bin *bins; /* one input's bins, to look for a key given twice */
 	size_t cap;
@@ -181,7 +181,7 @@ static void put_dir(cJSON *job, const char *name, const struct dir_totals *s, co
 	raw(c, "N", "int", s->clat.n);
 	if (!s->clat.any)
 		return;
-	uint64_t val[32];
+	uint64_t val[RESULTS_PCT_MAX];
 	hist_percentiles(&s->clat_hist, pct, npct, val);
 	cJSON *p = cJSON_AddObjectToObject(c, "percentile");
 	for (size_t i = 0; i < npct; i++) {
@@ -209,7 +209,7 @@ static int percentile_list(struct merge *m, const struct jwhere *w, const cJSON 
 	size_t n = 0;
 	cJSON_ArrayForEach(e, p)
 	{
-		if (r || n == 20)
+		if (r || n == RESULTS_PCT_MAX)
 			break;
 		char *end;
 		double v = strtod(e->string, &end);
@@ -238,11 +238,8 @@ static int merge_job(struct merge *m, struct jwhere *w, const cJSON *job)
 			r = add_dir(m, w, dir, &m->sum[d], &m->count[d]);
 	}
 	w->dir = NULL;
-	if (!r && !m->npct) { /* the first job has none: fio's default list */
-		static const double def[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
-		memcpy(m->pct, def, sizeof(def));
-		m->npct = sizeof(def) / sizeof(def[0]);
-	}
+	if (!r && !m->npct) /* the first job has none: fio's default list */
+		m->npct = results_default_pct(m->pct);
 	return r;
 }
 
