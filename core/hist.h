@@ -32,6 +32,12 @@ static inline void hist_record(struct hist *h, uint64_t ns)
 	h->bucket[hist_index(ns)]++;
 }
 
+/* count samples of one value (bins read back from a json+ result). */
+static inline void hist_add(struct hist *h, uint64_t ns, uint64_t count)
+{
+	h->bucket[hist_index(ns)] += count;
+}
+
 /* The value a bucket stands for: its midpoint (exact below 128 ns). */
 uint64_t hist_bucket_value(unsigned idx);
 

@@ -63,14 +63,15 @@ static int report_all(FILE *out, const struct run_ctx *rc)
 	int ret = 0;
 	unsigned f = rc->cfg->formats;
 	/* fio's order: terse, then JSON, then normal. */
+	const struct run_results *r = &rc->results;
 	if (f & FMT_TERSE)
-		report_terse(out, rc, rc->cfg->terse_version);
+		report_terse(out, r, rc->cfg->terse_version);
 	if (f & (FMT_JSON | FMT_JSON_PLUS))
-		ret = report_json(out, rc, (f & FMT_JSON_PLUS) != 0);
+		ret = report_json(out, r, (f & FMT_JSON_PLUS) != 0);
 	if (f & FMT_NORMAL)
-		report_normal(out, rc);
+		report_normal(out, r);
 	if (f & FMT_CSV)
-		report_csv(out, rc, true);
+		report_csv(out, r, true);
 	return ret;
 }
 
@@ -105,7 +106,7 @@ static char *command_line(int argc, char **argv)
 }
 
 /* A point of the sweep chart: x = the first swept value, series = the others. */
-static void collect_point(struct sweep_collect *col, const struct sweep_point *sp, const struct run_ctx *rc)
+static void collect_point(struct sweep_collect *col, const struct sweep_point *sp, const struct run_results *r)
 {
 	const struct run_cfg *cfg = sp->sweep; /* outlives the runs: the plot keeps its strings */
 	struct sweep_plot *p = &col->plot;
@@ -131,8 +132,8 @@ static void collect_point(struct sweep_collect *col, const struct sweep_point *s
 		snprintf(p->series[p->ns++].name, sizeof(p->series[0].name), "%s", name);
 	}
 	double bw = 0, iops = 0;
-	for (size_t i = 0; i < rc->nunits; i++) {
-		const struct report_unit *u = &rc->units[i];
+	for (size_t i = 0; i < r->nunits; i++) {
+		const struct report_unit *u = &r->units[i];
 		for (int d = 0; d < DDIR_NR && u->ts.runtime_ms; d++) {
 			bw += (double)u->ts.dir[d].io_bytes * 1000.0 / (double)u->ts.runtime_ms / 1048576.0;
 			iops += (double)u->ts.dir[d].total_ios * 1000.0 / (double)u->ts.runtime_ms;
@@ -143,7 +144,7 @@ static void collect_point(struct sweep_collect *col, const struct sweep_point *s
 }
 
 /* --plot: written beside its place and renamed in when complete. 0, or 1 after a line. */
-static int write_plot(const char *path, const struct sweep_plot *sp, const struct run_ctx *rc)
+static int write_plot(const char *path, const struct sweep_plot *sp, const struct run_results *r)
 {
 	struct outfile of;
 	int ret = outfile_open(&of, path);
@@ -151,7 +152,7 @@ static int write_plot(const char *path, const struct sweep_plot *sp, const struc
 		if (sp)
 			plot_sweep_svg(of.f, sp);
 		else
-			plot_percentiles_svg(of.f, rc);
+			plot_percentiles_svg(of.f, r);
 		ret = outfile_close(&of, true);
 	}
 	if (ret)
@@ -240,8 +241,10 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 	bool normal = cfg->formats & FMT_NORMAL;
 	if (normal && sp)
 		fprintf(out, "%s=== sweep %u/%u: %s ===\n", sp->index ? "\n" : "", sp->index + 1, sp->total, label);
-	if (normal)
-		report_normal_header(out, &rc);
+	if (normal && run_describe(&rc))
+		fprintf(stderr, "iobench: out of memory: no header\n");
+	else if (normal)
+		report_normal_header(out, &rc.results);
 	struct monitor_out mo = { out, of, false };
 	rc.eta = !quiet && (cfg->eta > 0 || (cfg->eta == 0 && isatty(STDERR_FILENO)));
 	rc.status_interval_ms = quiet ? 0 : cfg->status_interval_ms;
@@ -270,17 +273,17 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 	int rep_err = 0;
 	*reported = true;
 	if (sp && sp->col) {
-		collect_point(sp->col, sp, &rc);
+		collect_point(sp->col, sp, &rc.results);
 		if (sp->col->csvf)
-			report_csv_sweep(sp->col->csvf, &rc, sp->index == 0, cfg->nsweeps,
+			report_csv_sweep(sp->col->csvf, &rc.results, sp->index == 0, cfg->nsweeps,
 					 (const char *const *)cfg->sweep_names, sp->values);
 	}
 	if (!sp && cfg->plot_path)
-		rep_err |= write_plot(cfg->plot_path, NULL, &rc);
+		rep_err |= write_plot(cfg->plot_path, NULL, &rc.results);
 	if (cfg->formats == FMT_HTML) {
 		if (!sp) { /* a sweep's page comes at its end */
 			html_begin(out, cmdline);
-			html_run(out, &rc);
+			html_run(out, &rc.results);
 			html_end(out);
 		}
 	} else if (sp && (cfg->formats & (FMT_JSON | FMT_JSON_PLUS))) { /* a member of the sweep document */
@@ -288,13 +291,13 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 		for (unsigned k = 0; k < cfg->nsweeps; k++)
 			fprintf(out, "%s \"%s\" : \"%s\"", k ? "," : "", cfg->sweeps[k].name, sp->values[k]);
 		fprintf(out, " },\n      \"result\" : ");
-		rep_err |= report_json(out, &rc, (cfg->formats & FMT_JSON_PLUS) != 0);
+		rep_err |= report_json(out, &rc.results, (cfg->formats & FMT_JSON_PLUS) != 0);
 		fprintf(out, "    }");
 	} else if (sp && (cfg->formats & FMT_CSV)) {
-		report_csv_sweep(out, &rc, sp->index == 0, cfg->nsweeps, (const char *const *)cfg->sweep_names,
+		report_csv_sweep(out, &rc.results, sp->index == 0, cfg->nsweeps, (const char *const *)cfg->sweep_names,
 				 sp->values);
 		if (normal)
-			report_normal(out, &rc);
+			report_normal(out, &rc.results);
 	} else {
 		rep_err |= report_all(out, &rc);
 	}

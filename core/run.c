@@ -62,8 +62,6 @@ void run_ctx_free(struct run_ctx *rc)
 	run_summary_free(rc);
 	disks_free(&rc->disks);
 	rc->clones = NULL;
-	rc->units = NULL;
-	rc->groups = NULL;
 }
 
 static void assign_groups(struct run_ctx *rc)

@@ -1,5 +1,5 @@
 /* A run: jobs resolved into groups and clones, executed group by group, then summed up
- * into report units (what one job block of the output shows) and group summaries. */
+ * into its results (core/results.h: what the printers read). */
 #ifndef IOBENCH_RUN_H
 #define IOBENCH_RUN_H
 #include <limits.h>
@@ -11,6 +11,7 @@
 #include "core/diskstats.h"
 #include "core/files.h"
 #include "core/job.h"
+#include "core/results.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"
 #include "core/worker.h"
@@ -83,42 +84,6 @@ struct clone_result {
 	bool status_swapped;     /* ts and status_copy are swapped for a status report */
 };
 
-/* One job block in the output: a clone, or all clones of a group_reporting job. */
-struct report_unit {
-	const struct job *job;
-	struct thread_stats ts;
-	unsigned groupid;
-	unsigned nr_clones;
-	uint64_t elapsed_s;
-	double bw_agg_pct[DDIR_NR + 1]; /* mean sampled bw as a share of the group's ([DDIR_NR]: mixed) */
-	struct dir_stats *mixed;        /* unified_rw_reporting: all directions summed */
-	struct sample_summary mixed_bw, mixed_iops;
-	const char *host;               /* cluster runs: the rank's name ("host:rank") */
-	unsigned rank;
-	int pid;                        /* of the process that ran it (0: All clients) */
-	bool all_clients;               /* cluster runs: this job summed over every rank */
-};
-
-/* The name a unit is reported under. */
-static inline const char *unit_name(const struct report_unit *u)
-{
-	return u->all_clients ? "All clients" : u->job->o.name;
-}
-
-#define DDIR_MIXED DDIR_NR /* the summed "mixed" slot of group summaries */
-
-struct group_summary {
-	unsigned groupid;
-	uint64_t io_bytes[DDIR_NR + 1];   /* [DDIR_MIXED]: all directions, for unified reporting */
-	uint64_t agg_bw[DDIR_NR + 1];     /* bytes/s: all bytes over the longest runtime */
-	uint64_t min_bw[DDIR_NR + 1], max_bw[DDIR_NR + 1]; /* bytes/s, over units */
-	uint64_t min_run[DDIR_NR + 1], max_run[DDIR_NR + 1]; /* ms */
-	unsigned unified;
-	unsigned kb_base, unit_base, sig_figs;
-};
-
-struct run_progress;
-
 struct run_ctx {
 	struct run_cfg *cfg;
 	atomic_bool stop;          /* the running jobs stop issuing (signal, exitall) */
@@ -131,14 +96,11 @@ struct run_ctx {
 	uint64_t start_ns;
 	time_t end_time;
 	uint64_t end_ms;  /* wall clock, for timestamp_ms */
-	struct report_unit *units;
-	size_t nunits;
-	struct group_summary *groups;
 	struct disk_set disks;     /* block devices behind the files */
 	struct cpu_limit cpu_limit; /* cgroup quota and cpuset, for the header */
 	struct tsc_clock tsc;      /* clocksource=cpu, calibrated once per run */
-	bool clients;              /* units come from every rank (rank 0 of a cluster run) */
 	char (*hosts)[CLUSTER_HOST_LEN];
+	struct run_results results; /* what the printers read (run_describe, run_summarize) */
 	/* the monitor: called from the main thread while a group runs */
 	uint64_t status_interval_ms;        /* --status-interval; 0 = off */
 	bool eta;                           /* print the ETA line */
@@ -151,17 +113,7 @@ struct run_ctx {
 	uint64_t last_eta_bytes[DDIR_NR], last_eta_ios[DDIR_NR], last_eta_ns;
 };
 
-/* What the ETA line shows. */
-struct run_progress {
-	unsigned running, done, total;
-	char states[512];         /* one letter per clone, fio's: R r W w M m, _ done, P waiting */
-	double pct_done;
-	uint64_t eta_s;
-	uint64_t bw[DDIR_NR];     /* bytes/s since the last line */
-	uint64_t iops[DDIR_NR];
-};
-
-/* Free what run_summarize made (before summarizing again). */
+/* Free what run_describe and run_summarize made (before summarizing again). */
 void run_summary_free(struct run_ctx *rc);
 
 /* Gather the clones' published counters (main thread). */
@@ -178,7 +130,11 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg);
 /* Lay out files and run the groups one after another. Notices go to `notes`. */
 int run_execute(struct run_ctx *rc, FILE *notes);
 
-/* Merge the clones into report units and group summaries. */
+/* The header's part of rc->results: the jobs (block-size ranges, engines, depths),
+ * threads, ranks and CPU limits. 0 or -ENOMEM. */
+int run_describe(struct run_ctx *rc);
+/* All of rc->results: the clones merged into report units and group summaries, the
+ * values the printers show derived from them. 0 or -ENOMEM. */
 int run_summarize(struct run_ctx *rc);
 /* A cluster run: rank 0 gathers every rank's clones and reports a block per rank and one
  * "All clients" block per job (histograms summed exactly). Every rank calls it. */

@@ -32,6 +32,38 @@ double series_stddev(const struct series *s)
 	return var > 0 ? (double)sqrtl(var) : 0.0;
 }
 
+struct series_pool series_pool_of(double n, double mean, double stddev, double min, double max)
+{
+	return (struct series_pool){ n, min, max, n * mean, (n > 1 ? (n - 1) * stddev * stddev : 0) + n * mean * mean,
+				     true };
+}
+
+void series_pool_merge(struct series_pool *dst, const struct series_pool *src)
+{
+	if (!src->any)
+		return;
+	if (!dst->any || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->n += src->n;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+	dst->any = true;
+}
+
+double series_pool_mean(const struct series_pool *p)
+{
+	return p->n ? p->sum / p->n : 0;
+}
+
+double series_pool_stddev(const struct series_pool *p)
+{
+	double mean = series_pool_mean(p);
+	double var = p->n > 1 ? (p->sumsq - p->n * mean * mean) / (p->n - 1) : 0;
+	return var > 0 ? sqrt(var) : 0;
+}
+
 const unsigned lat_bucket_label[LATB_NR] = {
 	2, 4, 10, 20, 50, 100, 250, 500, 750, 1000,
 	2, 4, 10, 20, 50, 100, 250, 500, 750, 1000,
@@ -150,4 +182,18 @@ void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src
 		dst->error = src->error;
 	dst->nr_errors += src->nr_errors;
 	dst->pure_sum_samples |= group;
+}
+
+void dir_totals_merge(struct dir_totals *dst, const struct dir_totals *src)
+{
+	dst->io_bytes += src->io_bytes;
+	dst->total_ios += src->total_ios;
+	dst->short_ios += src->short_ios;
+	dst->drop_ios += src->drop_ios;
+	dst->iops += src->iops;
+	dst->bw_bytes += src->bw_bytes;
+	if (src->runtime_ms > dst->runtime_ms)
+		dst->runtime_ms = src->runtime_ms;
+	series_pool_merge(&dst->clat, &src->clat);
+	hist_merge(&dst->clat_hist, &src->clat_hist);
 }

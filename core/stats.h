@@ -31,6 +31,20 @@ void series_merge(struct series *dst, const struct series *src);
 double series_mean(const struct series *s);
 double series_stddev(const struct series *s); /* sample stddev (n - 1), 0 for n < 2 */
 
+/* A series known only by its summary (N, mean, sample stddev, min, max: what a JSON result
+ * gives), pooled with others: N, N * mean and (N - 1) * stddev^2 + N * mean^2 add up, so
+ * the pooled mean and stddev are those of all the samples together (within rounding). */
+struct series_pool {
+	double n, min, max;
+	double sum, sumsq;
+	bool any; /* min and max are set */
+};
+
+struct series_pool series_pool_of(double n, double mean, double stddev, double min, double max);
+void series_pool_merge(struct series_pool *dst, const struct series_pool *src);
+double series_pool_mean(const struct series_pool *p);
+double series_pool_stddev(const struct series_pool *p); /* sample stddev, 0 for n < 2 */
+
 /* fio's latency buckets: 2..1000 ns, 2..1000 us, 2..2000 ms and >= 2000 ms. */
 #define LATB_NSEC 10
 #define LATB_USEC 10
@@ -94,8 +108,6 @@ struct thread_stats {
 	struct hist file_oc_hist;
 };
 
-/* Merge src into dst. group: clones of one group report (fio's group_reporting): their
- * bw/iops sample series add up as one aggregate instead of pooling. */
 /* The bw (KiB/s) or iops sample summary of one direction, as reported. */
 struct sample_summary dir_bw_summary(const struct thread_stats *ts, enum ddir d);
 struct sample_summary dir_iops_summary(const struct thread_stats *ts, enum ddir d);
@@ -105,6 +117,19 @@ double sample_summary_stddev(const struct sample_summary *s);
 void dir_stats_merge(struct dir_stats *d, const struct dir_stats *s);
 void sample_summary_add(struct sample_summary *dst, const struct sample_summary *src);
 
+/* Merge src into dst. group: clones of one group report (fio's group_reporting): their
+ * bw/iops sample series add up as one aggregate instead of pooling. */
 void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src, bool group);
+
+/* One direction of a job as a result file gives it (--merge): amounts as numbers, clat as
+ * a summary and json+ bins. Merged: amounts add up (bw and iops too: the jobs ran side by
+ * side), the runtime is the longest, clat pools, the bins add up. */
+struct dir_totals {
+	double io_bytes, total_ios, short_ios, drop_ios, iops, bw_bytes, runtime_ms;
+	struct series_pool clat; /* ns */
+	struct hist clat_hist;
+};
+
+void dir_totals_merge(struct dir_totals *dst, const struct dir_totals *src);
 
 #endif

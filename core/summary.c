@@ -1,11 +1,97 @@
-/* After the run: clones merged into report units, units into group summaries. */
+/* After the run: clones merged into report units, units into group summaries, and the
+ * values the printers show derived from them, once (core/results.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/engine.h"
+#include "core/options.h"
 #include "core/run.h"
+
+const double results_key_pct[KEY_PCT_NR] = { 50.0, 90.0, 99.0, 99.9 };
+
+size_t results_default_pct(double pct[RESULTS_PCT_MAX])
+{
+	struct job_opts o;
+	options_defaults(&o);
+	memcpy(pct, o.pct_list, sizeof(o.pct_list));
+	return o.npct;
+}
+
+/* The block sizes a job may use, per direction, as fio's header shows them (bs=(R)
+ * MIN-MAX): bsrange's ends, or bs; with bssplit, its smallest and largest. */
+static void bs_range(const struct job_opts *o, uint64_t lo[DDIR_NR], uint64_t hi[DDIR_NR])
+{
+	for (int d = 0; d < DDIR_NR; d++) {
+		lo[d] = o->bs_min[d] ? o->bs_min[d] : o->bs[d];
+		hi[d] = o->bs_max[d] > lo[d] ? o->bs_max[d] : lo[d];
+		for (unsigned k = 0; k < o->nbssplit[d]; k++) {
+			uint64_t b = o->bssplit[d][k].bs;
+			lo[d] = k == 0 || b < lo[d] ? b : lo[d];
+			hi[d] = b > hi[d] ? b : hi[d];
+		}
+	}
+}
+
+/* The text an option was given as (the last of command line, [global], section), or def. */
+static const char *option_text(const struct run_cfg *cfg, const struct job *job, const char *name,
+			       const char *def)
+{
+	const struct opt_list *lists[] = { &cfg->cmdline_globals, &job->inherit, &job->given };
+	const char *v = def;
+	for (int i = 0; i < 3; i++)
+		for (size_t k = 0; k < lists[i]->n; k++)
+			if (!strcmp(lists[i]->v[k].name, name) && lists[i]->v[k].value)
+				v = lists[i]->v[k].value;
+	return v;
+}
+
+static void describe_job(struct job_result *jr, const struct job *job, const struct run_cfg *cfg)
+{
+	const struct engine_ops *ops = engine_find(job->o.ioengine);
+	jr->job = job;
+	bs_range(&job->o, jr->bs_min_bytes, jr->bs_max_bytes);
+	jr->engine = job->o.ioengine;
+	jr->depth = ops && (ops->flags & ENGINE_SYNC) ? 1 : job->o.iodepth;
+	jr->bs_text = option_text(cfg, job, "bs", "4k");
+}
+
+int run_describe(struct run_ctx *rc)
+{
+	struct run_results *r = &rc->results;
+	const struct run_cfg *cfg = rc->cfg;
+	free(r->jobs);
+	r->njobs = 0;
+	r->jobs = calloc(cfg->njobs ? cfg->njobs : 1, sizeof(*r->jobs));
+	if (!r->jobs)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->njobs; i++)
+		describe_job(&r->jobs[i], &cfg->jobs[i], cfg);
+	r->njobs = cfg->njobs;
+	r->nclones = rc->nclones;
+	r->nranks = cfg->cluster ? cfg->cluster->size : 1;
+	r->cpu_limit = rc->cpu_limit;
+	r->globals = &cfg->globals;
+	return 0;
+}
+
+/* What the units hold; the header's part stays. */
+static void free_units(struct run_results *r)
+{
+	for (size_t i = 0; r->units && i < r->nunits; i++)
+		free(r->units[i].mixed);
+	free(r->units);
+	free(r->groups);
+	free(r->disks);
+	r->units = NULL;
+	r->groups = NULL;
+	r->disks = NULL;
+	r->nunits = 0;
+	r->ngroups = 0;
+	r->ndisks = 0;
+}
 
 /* What one clone ended with: this process's clones, or a rank's in a cluster run. */
 struct clone_end {
@@ -17,7 +103,8 @@ struct clone_end {
 /* Append the units of one set of clones (clone i's stats: ts[i], or end[i].ts). */
 static void add_units(struct run_ctx *rc, const struct clone_end *end, const char *host, unsigned rank)
 {
-	size_t first = rc->nunits;
+	struct run_results *r = &rc->results;
+	size_t first = r->nunits;
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
@@ -25,12 +112,13 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 		uint64_t elapsed = end ? end[i].elapsed_s : c->elapsed_s;
 		int pid = end ? end[i].pid : (int)getpid();
 		struct report_unit *u;
-		bool joins = job->o.group_reporting && c->clone > 0 && rc->nunits > first;
+		bool joins = job->o.group_reporting && c->clone > 0 && r->nunits > first;
 		if (joins) {
-			u = &rc->units[rc->nunits - 1];
+			u = &r->units[r->nunits - 1];
 		} else {
-			u = &rc->units[rc->nunits++];
+			u = &r->units[r->nunits++];
 			u->job = job;
+			u->jr = &r->jobs[c->job];
 			u->groupid = job->groupid;
 			u->host = host;
 			u->rank = rank;
@@ -48,8 +136,8 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 
 static int build_units(struct run_ctx *rc)
 {
-	rc->units = calloc(rc->nclones ? rc->nclones : 1, sizeof(*rc->units));
-	if (!rc->units)
+	rc->results.units = calloc(rc->nclones ? rc->nclones : 1, sizeof(*rc->results.units));
+	if (!rc->results.units)
 		return -ENOMEM;
 	add_units(rc, NULL, NULL, 0);
 	return 0;
@@ -68,22 +156,23 @@ static uint64_t unit_bw(const struct report_unit *u, int d)
 /* unified_rw_reporting: every direction summed into one. */
 static int build_mixed(struct report_unit *u)
 {
+	struct dir_result *m = &u->dir[DDIR_MIXED];
 	u->mixed = calloc(1, sizeof(*u->mixed));
 	if (!u->mixed)
 		return -ENOMEM;
 	for (int d = 0; d < DDIR_NR; d++) {
 		dir_stats_merge(u->mixed, &u->ts.dir[d]);
 		struct sample_summary bw = dir_bw_summary(&u->ts, d), io = dir_iops_summary(&u->ts, d);
-		sample_summary_add(&u->mixed_bw, &bw);
-		sample_summary_add(&u->mixed_iops, &io);
+		sample_summary_add(&m->bw, &bw);
+		sample_summary_add(&m->iops, &io);
 	}
 	return 0;
 }
 
-static void summarize_group(struct run_ctx *rc, struct group_summary *gs)
+static void summarize_group(const struct run_results *r, struct group_summary *gs)
 {
-	for (size_t i = 0; i < rc->nunits; i++) {
-		const struct report_unit *u = &rc->units[i];
+	for (size_t i = 0; i < r->nunits; i++) {
+		const struct report_unit *u = &r->units[i];
 		if (u->groupid != gs->groupid || u->all_clients)
 			continue;
 		gs->kb_base = u->job->o.kb_base;
@@ -110,34 +199,79 @@ static void summarize_group(struct run_ctx *rc, struct group_summary *gs)
 		gs->agg_bw[d] = gs->max_run[d] ? gs->io_bytes[d] * 1000 / gs->max_run[d] : 0;
 }
 
-/* Mixed views, group summaries and each unit's share of its group. */
+static void pct_of(struct pct_values *p, const struct hist *h, const struct job_opts *o)
+{
+	p->samples = hist_percentiles(h, o->pct_list, o->npct, p->ns);
+}
+
+/* What a unit shows of each direction: its samples, its share of the group, percentiles. */
+static void derive_unit(struct report_unit *u, const struct group_summary *gs)
+{
+	static const char *const names[DDIR_NR + 1] = { "read", "write", "trim", "mixed" };
+	const struct job_opts *o = &u->job->o;
+	for (int d = 0; d <= DDIR_MIXED; d++) {
+		struct dir_result *v = &u->dir[d];
+		v->name = names[d];
+		v->slot = d;
+		v->ds = d == DDIR_MIXED ? u->mixed : &u->ts.dir[d];
+		if (d != DDIR_MIXED) { /* the mixed slot's: summed by build_mixed */
+			v->bw = dir_bw_summary(&u->ts, d);
+			v->iops = dir_iops_summary(&u->ts, d);
+		}
+		v->bw_agg_pct = gs->agg_bw[d] ? v->bw.mean * 1024.0 / (double)gs->agg_bw[d] * 100.0 : 0.0;
+		if (!v->ds)
+			continue;
+		pct_of(&v->slat_pct, &v->ds->slat_hist, o);
+		pct_of(&v->clat_pct, &v->ds->clat_hist, o);
+		pct_of(&v->lat_pct, &v->ds->lat_hist, o);
+		hist_percentiles(&v->ds->clat_hist, results_key_pct, KEY_PCT_NR, v->clat_key_ns);
+	}
+	pct_of(&u->sync_pct, &u->ts.sync_hist, o);
+	pct_of(&u->file_oc_pct, &u->ts.file_oc_hist, o);
+}
+
+/* The disks' deltas, the end time. */
+static int derive_run(struct run_ctx *rc)
+{
+	struct run_results *r = &rc->results;
+	r->disks = calloc(rc->disks.n ? rc->disks.n : 1, sizeof(*r->disks));
+	if (!r->disks)
+		return -ENOMEM;
+	for (unsigned i = 0; i < rc->disks.n; i++)
+		disk_report_of(&rc->disks.disks[i], &r->disks[i]);
+	r->ndisks = rc->disks.n;
+	r->end_time = rc->end_time;
+	r->end_ms = rc->end_ms;
+	return 0;
+}
+
+/* Mixed views, group summaries, what each unit shows, the disks. */
 static int summarize_units(struct run_ctx *rc)
 {
+	struct run_results *r = &rc->results;
 	int ret = 0;
-	for (size_t i = 0; i < rc->nunits; i++)
-		if (rc->units[i].job->o.unified != UNIFIED_NONE && (ret = build_mixed(&rc->units[i])))
+	for (size_t i = 0; i < r->nunits; i++)
+		if (r->units[i].job->o.unified != UNIFIED_NONE && (ret = build_mixed(&r->units[i])))
 			return ret;
-	rc->groups = calloc(rc->ngroups ? rc->ngroups : 1, sizeof(*rc->groups));
-	if (!rc->groups)
+	r->groups = calloc(rc->ngroups ? rc->ngroups : 1, sizeof(*r->groups));
+	if (!r->groups)
 		return -ENOMEM;
-	for (unsigned g = 0; g < rc->ngroups; g++) {
-		rc->groups[g].groupid = g;
-		summarize_group(rc, &rc->groups[g]);
+	r->ngroups = rc->ngroups;
+	for (unsigned g = 0; g < r->ngroups; g++) {
+		r->groups[g].groupid = g;
+		summarize_group(r, &r->groups[g]);
 	}
-	for (size_t i = 0; i < rc->nunits; i++) {
-		struct report_unit *u = &rc->units[i];
-		const struct group_summary *gs = &rc->groups[u->groupid];
-		for (int d = 0; d <= DDIR_MIXED; d++) {
-			struct sample_summary bw = d == DDIR_MIXED ? u->mixed_bw : dir_bw_summary(&u->ts, d);
-			u->bw_agg_pct[d] = gs->agg_bw[d] ? bw.mean * 1024.0 / (double)gs->agg_bw[d] * 100.0 : 0.0;
-		}
-	}
-	return 0;
+	for (size_t i = 0; i < r->nunits; i++)
+		derive_unit(&r->units[i], &r->groups[r->units[i].groupid]);
+	return derive_run(rc);
 }
 
 int run_summarize(struct run_ctx *rc)
 {
-	int ret = build_units(rc);
+	run_summary_free(rc);
+	int ret = run_describe(rc);
+	if (!ret)
+		ret = build_units(rc);
 	return ret ? ret : summarize_units(rc);
 }
 
@@ -145,28 +279,30 @@ int run_summarize(struct run_ctx *rc)
  * rank's units summed as clones of one job (fio's group reporting: exact histograms). */
 static int build_client_units(struct run_ctx *rc, const struct clone_end *all, unsigned nranks)
 {
-	size_t per_rank = rc->nunits; /* this rank's units: every rank has the same */
-	run_summary_free(rc);
-	rc->units = calloc(rc->nclones * nranks + per_rank + 1, sizeof(*rc->units));
-	if (!rc->units)
+	struct run_results *res = &rc->results;
+	size_t per_rank = res->nunits; /* this rank's units: every rank has the same */
+	free_units(res);
+	res->units = calloc(rc->nclones * nranks + per_rank + 1, sizeof(*res->units));
+	if (!res->units)
 		return -ENOMEM;
 	for (unsigned r = 0; r < nranks; r++)
 		add_units(rc, all + (size_t)r * rc->nclones, rc->hosts[r], r);
 	for (size_t k = 0; k < per_rank; k++) {
-		struct report_unit *a = &rc->units[rc->nunits++];
-		const struct report_unit *first = &rc->units[k];
+		struct report_unit *a = &res->units[res->nunits++];
+		const struct report_unit *first = &res->units[k];
 		a->job = first->job;
+		a->jr = first->jr;
 		a->groupid = first->groupid;
 		a->all_clients = true;
 		for (unsigned r = 0; r < nranks; r++) {
-			const struct report_unit *u = &rc->units[(size_t)r * per_rank + k];
+			const struct report_unit *u = &res->units[(size_t)r * per_rank + k];
 			thread_stats_merge(&a->ts, &u->ts, true);
 			a->nr_clones += u->nr_clones;
 			if (u->elapsed_s > a->elapsed_s)
 				a->elapsed_s = u->elapsed_s;
 		}
 	}
-	rc->clients = true;
+	res->clients = true;
 	return summarize_units(rc);
 }
 
@@ -208,11 +344,7 @@ int run_summarize_cluster(struct run_ctx *rc)
 
 void run_summary_free(struct run_ctx *rc)
 {
-	for (size_t i = 0; rc->units && i < rc->nunits; i++)
-		free(rc->units[i].mixed);
-	free(rc->units);
-	free(rc->groups);
-	rc->units = NULL;
-	rc->groups = NULL;
-	rc->nunits = 0;
+	free_units(&rc->results);
+	free(rc->results.jobs);
+	memset(&rc->results, 0, sizeof(rc->results));
 }

@@ -5,19 +5,6 @@
 
 #include "report/report.h"
 
-/* The text an option was given as (the last of command line, [global], section). */
-static const char *option_text(const struct run_ctx *rc, const struct job *job, const char *name,
-			       const char *def)
-{
-	const struct opt_list *lists[] = { &rc->cfg->cmdline_globals, &job->inherit, &job->given };
-	const char *v = def;
-	for (int i = 0; i < 3; i++)
-		for (size_t k = 0; k < lists[i]->n; k++)
-			if (!strcmp(lists[i]->v[k].name, name) && lists[i]->v[k].value)
-				v = lists[i]->v[k].value;
-	return v;
-}
-
 static void field(FILE *out, const char *s, bool last)
 {
 	bool quote = strpbrk(s, ",\"\r\n") != NULL;
@@ -78,41 +65,40 @@ void report_csv_header(FILE *out)
 
 static void dir_fields(FILE *out, const struct report_unit *u, int d)
 {
-	static const double pct[] = { 50.0, 90.0, 99.0, 99.9 };
 	const struct dir_stats *ds = &u->ts.dir[d];
-	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0, p[4];
+	const uint64_t *p = u->dir[d].clat_key_ns;
+	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0;
 	char buf[64];
-	hist_percentiles(&ds->clat_hist, pct, 4, p);
 	float_field(out, 6, run ? (double)ds->total_ios * 1000.0 / (double)run : 0.0, false);
 	snprintf(buf, sizeof(buf), "%" PRIu64, run ? ds->io_bytes * 1000 / run / 1024 : 0);
 	field(out, buf, false);
 	snprintf(buf, sizeof(buf), "%" PRIu64, ds->io_bytes);
 	field(out, buf, false);
 	float_field(out, 3, series_mean(&ds->clat) / 1000.0, false);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < KEY_PCT_NR; i++)
 		float_field(out, 3, (double)p[i] / 1000.0, false);
 	float_field(out, 3, series_mean(&ds->lat) / 1000.0, false);
 }
 
-void report_csv_sweep(FILE *out, const struct run_ctx *rc, bool with_header, unsigned nextra,
+void report_csv_sweep(FILE *out, const struct run_results *r, bool with_header, unsigned nextra,
 		      const char *const *names, const char *const *values)
 {
 	if (with_header)
-		header(out, rc->clients, nextra, names);
-	for (size_t i = 0; i < rc->nunits; i++) {
-		const struct report_unit *u = &rc->units[i];
+		header(out, r->clients, nextra, names);
+	for (size_t i = 0; i < r->nunits; i++) {
+		const struct report_unit *u = &r->units[i];
 		const struct job_opts *o = &u->job->o;
 		char buf[64];
 		field(out, unit_name(u), false);
 		snprintf(buf, sizeof(buf), "%u", u->groupid);
 		field(out, buf, false);
 		field(out, o->rw_text, false);
-		field(out, option_text(rc, u->job, "bs", "4k"), false);
+		field(out, u->jr->bs_text, false);
 		snprintf(buf, sizeof(buf), "%u", o->iodepth);
 		field(out, buf, false);
 		snprintf(buf, sizeof(buf), "%u", u->nr_clones);
 		field(out, buf, false);
-		field(out, o->ioengine, false);
+		field(out, u->jr->engine, false);
 		field(out, o->direct ? "1" : "0", false);
 		snprintf(buf, sizeof(buf), "%" PRIu64, u->ts.runtime_ms);
 		field(out, buf, false);
@@ -121,8 +107,8 @@ void report_csv_sweep(FILE *out, const struct run_ctx *rc, bool with_header, uns
 		double run_us = (double)u->ts.job_runtime_ms * 1000.0;
 		float_field(out, 2, run_us > 0 ? (double)u->ts.usr_us * 100.0 / run_us : 0.0, false);
 		float_field(out, 2, run_us > 0 ? (double)u->ts.sys_us * 100.0 / run_us : 0.0,
-			    nextra == 0 && !rc->clients);
-		if (rc->clients)
+			    nextra == 0 && !r->clients);
+		if (r->clients)
 			field(out, u->all_clients ? "All clients" : u->host, nextra == 0);
 		for (unsigned k = 0; k < nextra; k++)
 			field(out, values[k], k + 1 == nextra);
@@ -130,7 +116,7 @@ void report_csv_sweep(FILE *out, const struct run_ctx *rc, bool with_header, uns
 	fflush(out);
 }
 
-void report_csv(FILE *out, const struct run_ctx *rc, bool with_header)
+void report_csv(FILE *out, const struct run_results *r, bool with_header)
 {
-	report_csv_sweep(out, rc, with_header, 0, NULL, NULL);
+	report_csv_sweep(out, r, with_header, 0, NULL, NULL);
 }

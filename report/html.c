@@ -23,23 +23,22 @@ void html_end(FILE *out)
 	fputs("</body></html>\n", out);
 }
 
-void html_run(FILE *out, const struct run_ctx *rc)
+void html_run(FILE *out, const struct run_results *r)
 {
-	static const double pct[] = { 50.0, 99.0, 99.9 };
 	char when[64];
-	fmt_time(when, sizeof(when), rc->end_time);
+	fmt_time(when, sizeof(when), r->end_time);
 	fprintf(out, "<p>finished %s</p>\n<h2>Jobs</h2>\n<table><tr><th>job</th><th>direction</th><th>group</th>"
 		     "<th>IOPS</th><th>bandwidth (MiB/s)</th><th>I/O (MiB)</th><th>clat mean (us)</th>"
 		     "<th>clat p50 (us)</th><th>clat p99 (us)</th><th>clat p99.9 (us)</th><th>runtime (ms)</th></tr>\n",
 		when);
-	for (size_t i = 0; i < rc->nunits; i++) {
-		const struct report_unit *u = &rc->units[i];
+	for (size_t i = 0; i < r->nunits; i++) {
+		const struct report_unit *u = &r->units[i];
 		for (int d = 0; d < DDIR_NR; d++) {
 			const struct dir_stats *ds = &u->ts.dir[d];
+			const uint64_t *p = u->dir[d].clat_key_ns;
 			if (!ds->total_ios)
 				continue;
-			uint64_t run = u->ts.runtime_ms, p[3];
-			hist_percentiles(&ds->clat_hist, pct, 3, p);
+			uint64_t run = u->ts.runtime_ms;
 			fputs("<tr><td>", out);
 			xml_escape(out, u->job->o.name);
 			fprintf(out, "</td><td>%s</td><td>%u</td><td>%.1f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
@@ -47,12 +46,12 @@ void html_run(FILE *out, const struct run_ctx *rc)
 				d == 0 ? "read" : d == 1 ? "write" : "trim", u->groupid,
 				run ? (double)ds->total_ios * 1000.0 / (double)run : 0.0,
 				run ? (double)ds->io_bytes * 1000.0 / (double)run / 1048576.0 : 0.0,
-				(double)ds->io_bytes / 1048576.0, series_mean(&ds->clat) / 1000.0, (double)p[0] / 1000.0,
-				(double)p[1] / 1000.0, (double)p[2] / 1000.0, run);
+				(double)ds->io_bytes / 1048576.0, series_mean(&ds->clat) / 1000.0,
+				(double)p[KEY_P50] / 1000.0, (double)p[KEY_P99] / 1000.0, (double)p[KEY_P99_9] / 1000.0, run);
 		}
 	}
 	fputs("</table>\n<h2>Completion latency percentiles</h2>\n", out);
-	plot_percentiles_svg(out, rc);
+	plot_percentiles_svg(out, r);
 }
 
 void html_sweep(FILE *out, const struct sweep_plot *p, const char *csv)

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/engine.h"
 #include "report/json_int.h"
 #include "report/report.h"
 
@@ -49,16 +48,16 @@ static cJSON *add_series(cJSON *parent, const char *key, const struct series *s)
 	return o;
 }
 
-static void add_percentiles(cJSON *o, const struct hist *h, const struct job_opts *jo, bool plus)
+static void add_percentiles(cJSON *o, const struct pct_values *pv, const struct hist *h, const struct job_opts *jo,
+			    bool plus)
 {
-	uint64_t val[20];
-	if (!hist_percentiles(h, jo->pct_list, jo->npct, val))
+	if (!pv->samples)
 		return;
 	cJSON *p = cJSON_AddObjectToObject(o, "percentile");
 	for (size_t i = 0; i < jo->npct; i++) {
 		char key[32];
 		snprintf(key, sizeof(key), "%f", jo->pct_list[i]);
-		jint(p, key, (int64_t)val[i]);
+		jint(p, key, (int64_t)pv->ns[i]);
 	}
 	if (!plus)
 		return;
@@ -72,7 +71,7 @@ static void add_percentiles(cJSON *o, const struct hist *h, const struct job_opt
 	}
 }
 
-static void add_ddir(cJSON *job, const struct report_unit *u, const struct dir_view *v, bool plus)
+static void add_ddir(cJSON *job, const struct report_unit *u, const struct dir_result *v, bool plus)
 {
 	const struct dir_stats *ds = v->ds;
 	const struct job_opts *jo = &u->job->o;
@@ -90,16 +89,16 @@ static void add_ddir(cJSON *job, const struct report_unit *u, const struct dir_v
 	jint(o, "drop_ios", (int64_t)ds->drop_ios);
 	cJSON *slat = add_series(o, "slat_ns", &ds->slat);
 	if (jo->slat_percentiles)
-		add_percentiles(slat, &ds->slat_hist, jo, plus);
+		add_percentiles(slat, &v->slat_pct, &ds->slat_hist, jo, plus);
 	cJSON *clat = add_series(o, "clat_ns", &ds->clat);
 	if (jo->clat_percentiles)
-		add_percentiles(clat, &ds->clat_hist, jo, plus);
+		add_percentiles(clat, &v->clat_pct, &ds->clat_hist, jo, plus);
 	cJSON *lat = add_series(o, "lat_ns", &ds->lat);
 	if (jo->lat_percentiles)
-		add_percentiles(lat, &ds->lat_hist, jo, plus);
+		add_percentiles(lat, &v->lat_pct, &ds->lat_hist, jo, plus);
 	jint(o, "bw_min", (int64_t)v->bw.min);
 	jint(o, "bw_max", (int64_t)v->bw.max);
-	jflt(o, "bw_agg", v->agg_pct);
+	jflt(o, "bw_agg", v->bw_agg_pct);
 	jflt(o, "bw_mean", v->bw.mean);
 	jflt(o, "bw_dev", sample_summary_stddev(&v->bw));
 	jint(o, "bw_samples", (int64_t)v->bw.samples);
@@ -156,18 +155,18 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 		add_options(job, "job options", &u->job->given);
 	/* fio's order: read, write, trim, sync, then mixed (unified_rw_reporting=both);
 	 * a mixed-only report has no sync. */
-	struct dir_view views[DDIR_NR + 1];
+	const struct dir_result *views[DDIR_NR + 1];
 	unsigned nv = report_dir_views(u, views);
 	for (unsigned i = 0; i < nv; i++)
-		if (views[i].slot != DDIR_MIXED)
-			add_ddir(job, u, &views[i], plus);
+		if (views[i]->slot != DDIR_MIXED)
+			add_ddir(job, u, views[i], plus);
 	if (o->unified != UNIFIED_MIXED) {
 		cJSON *sync = cJSON_AddObjectToObject(job, "sync");
 		jint(sync, "total_ios", (int64_t)ts->sync_lat.n);
-		add_percentiles(add_series(sync, "lat_ns", &ts->sync_lat), &ts->sync_hist, o, false);
+		add_percentiles(add_series(sync, "lat_ns", &ts->sync_lat), &u->sync_pct, &ts->sync_hist, o, false);
 	}
-	if (nv && views[nv - 1].slot == DDIR_MIXED)
-		add_ddir(job, u, &views[nv - 1], plus);
+	if (nv && views[nv - 1]->slot == DDIR_MIXED)
+		add_ddir(job, u, views[nv - 1], plus);
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
 	jint(job, "job_runtime", (int64_t)ts->job_runtime_ms);
 	jflt(job, "usr_cpu", run_us > 0 ? (double)ts->usr_us * 100.0 / run_us : 0.0);
@@ -180,7 +179,7 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	add_map(job, "iodepth_complete", batch_names, ts->complete_map);
 	add_lat_buckets(job, ts);
 	if (!u->all_clients) {
-		jint(job, "latency_depth", (engine_find(o->ioengine)->flags & ENGINE_SYNC) ? 1 : o->iodepth);
+		jint(job, "latency_depth", u->jr->depth);
 		jint(job, "latency_target", 0);
 		jflt(job, "latency_percentile", 100.0);
 		jint(job, "latency_window", 0);
@@ -189,7 +188,8 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 		cJSON *wf = cJSON_AddObjectToObject(job, "whole_files");
 		jint(wf, "files", (int64_t)ts->files_done);
 		jflt(wf, "files_per_sec", ts->runtime_ms ? (double)ts->files_done * 1000.0 / (double)ts->runtime_ms : 0.0);
-		add_percentiles(add_series(wf, "open_close_ns", &ts->file_oc), &ts->file_oc_hist, o, false);
+		add_percentiles(add_series(wf, "open_close_ns", &ts->file_oc), &u->file_oc_pct, &ts->file_oc_hist, o,
+				false);
 	}
 	if (o->description[0] && !u->all_clients)
 		cJSON_AddStringToObject(job, "desc", o->description);
@@ -277,40 +277,43 @@ void json_print_fio(FILE *out, const cJSON *v, int depth)
 	}
 }
 
-int report_json(FILE *out, const struct run_ctx *rc, bool plus)
+static void add_disks(cJSON *root, const struct run_results *r)
+{
+	cJSON *du = cJSON_AddArrayToObject(root, "disk_util");
+	for (unsigned i = 0; i < r->ndisks; i++) {
+		const struct disk_report *dr = &r->disks[i];
+		cJSON *d = cJSON_CreateObject();
+		cJSON_AddItemToArray(du, d);
+		cJSON_AddStringToObject(d, "name", dr->name);
+		jint(d, "read_ios", (int64_t)dr->ios[0]);
+		jint(d, "write_ios", (int64_t)dr->ios[1]);
+		jint(d, "read_merges", (int64_t)dr->merges[0]);
+		jint(d, "write_merges", (int64_t)dr->merges[1]);
+		jint(d, "read_ticks", (int64_t)dr->ticks[0]);
+		jint(d, "write_ticks", (int64_t)dr->ticks[1]);
+		jint(d, "in_queue", (int64_t)dr->in_queue);
+		jflt(d, "util", dr->util_pct);
+	}
+}
+
+int report_json(FILE *out, const struct run_results *r, bool plus)
 {
 	char when[64];
 	cJSON *root = cJSON_CreateObject();
 	if (!root)
 		return -ENOMEM;
 	cJSON_AddStringToObject(root, "fio version", "iobench-" IOBENCH_VERSION);
-	jint(root, "timestamp", (int64_t)rc->end_time);
-	jint(root, "timestamp_ms", (int64_t)rc->end_ms);
-	fmt_time(when, sizeof(when), rc->end_time);
+	jint(root, "timestamp", (int64_t)r->end_time);
+	jint(root, "timestamp_ms", (int64_t)r->end_ms);
+	fmt_time(when, sizeof(when), r->end_time);
 	cJSON_AddStringToObject(root, "time", when);
-	if (rc->cfg->globals.n)
-		add_options(root, "global options", &rc->cfg->globals);
-	cJSON *jobs = cJSON_AddArrayToObject(root, rc->clients ? "client_stats" : "jobs");
-	for (size_t i = 0; i < rc->nunits; i++)
-		add_unit(jobs, &rc->units[i], plus);
-	if (rc->disks.n) {
-		cJSON *du = cJSON_AddArrayToObject(root, "disk_util");
-		for (unsigned i = 0; i < rc->disks.n; i++) {
-			struct disk_report r;
-			disk_report_of(&rc->disks.disks[i], &r);
-			cJSON *d = cJSON_CreateObject();
-			cJSON_AddItemToArray(du, d);
-			cJSON_AddStringToObject(d, "name", r.name);
-			jint(d, "read_ios", (int64_t)r.ios[0]);
-			jint(d, "write_ios", (int64_t)r.ios[1]);
-			jint(d, "read_merges", (int64_t)r.merges[0]);
-			jint(d, "write_merges", (int64_t)r.merges[1]);
-			jint(d, "read_ticks", (int64_t)r.ticks[0]);
-			jint(d, "write_ticks", (int64_t)r.ticks[1]);
-			jint(d, "in_queue", (int64_t)r.in_queue);
-			jflt(d, "util", r.util_pct);
-		}
-	}
+	if (r->globals && r->globals->n)
+		add_options(root, "global options", r->globals);
+	cJSON *jobs = cJSON_AddArrayToObject(root, r->clients ? "client_stats" : "jobs");
+	for (size_t i = 0; i < r->nunits; i++)
+		add_unit(jobs, &r->units[i], plus);
+	if (r->ndisks)
+		add_disks(root, r);
 	json_print_fio(out, root, 0);
 	fputs("\n", out);
 	cJSON_Delete(root);

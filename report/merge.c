@@ -12,25 +12,19 @@
 #include <string.h>
 #include <sys/time.h>
 
-#include "core/hist.h"
+#include "core/stats.h"
 #include "report/json_int.h"
 #include "report/report.h"
-
-struct dir_sum {
-	double io_bytes, total_ios, short_ios, drop_ios, iops, bw_bytes, runtime;
-	double n, min, max, sum, sumsq; /* clat */
-	struct hist bins;
-	uint64_t count; /* of the bins: the sum must fit */
-	bool any;
-};
 
 struct bin {
 	uint64_t value, count;
 };
 
 struct merge {
-	struct dir_sum sum[3];
-	double pct[20];
+	struct dir_totals sum[3];  /* All clients */
+	uint64_t count[3];         /* of the summed bins: the sum must fit */
+	struct dir_totals one;     /* one input's direction, as read */
+	double pct[RESULTS_PCT_MAX];
 	size_t npct;
 	struct bin *bins; /* one input's bins, to look for a key given twice */
 	size_t cap;
@@ -101,8 +95,10 @@ static int read_bins(struct merge *m, const struct jwhere *w, const cJSON *bins,
 	return 0;
 }
 
-/* Add one direction's bins; a key given twice counts once when its counts agree. */
-static int add_bins(struct merge *m, const struct jwhere *w, const cJSON *bins, struct dir_sum *s)
+/* One direction's bins into h; a key given twice counts once when its counts agree. All
+ * clients' bins so far and these must add up to less than 2^64 (*count: their sum). */
+static int hist_of_bins(struct merge *m, const struct jwhere *w, const cJSON *bins, struct hist *h,
+			uint64_t *count)
 {
 	size_t n;
 	int r = read_bins(m, w, bins, &n);
@@ -111,19 +107,19 @@ static int add_bins(struct merge *m, const struct jwhere *w, const cJSON *bins, 
 		bool twice = i && b->value == b[-1].value;
 		if (twice && b->count == b[-1].count)
 			continue;
-		if (twice || __builtin_add_overflow(s->count, b->count, &s->count)) {
+		if (twice || __builtin_add_overflow(*count, b->count, count)) {
 			char key[24];
 			snprintf(key, sizeof(key), "%" PRIu64, b->value);
 			return json_refuse(w, "clat_ns.bins", key, "%s",
 					   twice ? "appears twice" : "makes the bins of all clients add up past 2^64");
 		}
-		s->bins.bucket[hist_index(b->value)] += b->count;
+		hist_add(h, b->value, b->count);
 	}
 	return r;
 }
 
-/* One direction of a job (w->dir) into s; none, or no I/O, adds nothing. */
-static int add_dir(struct merge *m, const struct jwhere *w, const cJSON *dir, struct dir_sum *s)
+/* One direction of a job (w->dir) into m->one, added to s; none, or no I/O, adds nothing. */
+static int add_dir(struct merge *m, const struct jwhere *w, const cJSON *dir, struct dir_totals *s, uint64_t *count)
 {
 	static const char *const amounts[] = { "io_bytes", "total_ios", "short_ios", "drop_ios",
 					       "iops",	   "bw_bytes",	"runtime" };
@@ -149,29 +145,23 @@ static int add_dir(struct merge *m, const struct jwhere *w, const cJSON *dir, st
 	for (int i = 0; i < 5; i++)
 		if (json_number(w, clat, "clat_ns", clat_keys[i], &c[i]) < 0)
 			return -EINVAL;
-	if ((r = add_bins(m, w, bins, s)))
+	struct dir_totals *one = &m->one;
+	memset(one, 0, sizeof(*one));
+	if ((r = hist_of_bins(m, w, bins, &one->clat_hist, count)))
 		return r;
-	s->io_bytes += a[0];
-	s->total_ios += a[1];
-	s->short_ios += a[2];
-	s->drop_ios += a[3];
-	s->iops += a[4];
-	s->bw_bytes += a[5];
-	if (a[6] > s->runtime)
-		s->runtime = a[6];
-	double n = c[0], mean = c[1], sd = c[2];
-	if (!s->any || c[3] < s->min)
-		s->min = c[3];
-	if (c[4] > s->max)
-		s->max = c[4];
-	s->n += n;
-	s->sum += n * mean;
-	s->sumsq += (n > 1 ? (n - 1) * sd * sd : 0) + n * mean * mean;
-	s->any = true;
+	one->io_bytes = a[0];
+	one->total_ios = a[1];
+	one->short_ios = a[2];
+	one->drop_ios = a[3];
+	one->iops = a[4];
+	one->bw_bytes = a[5];
+	one->runtime_ms = a[6];
+	one->clat = series_pool_of(c[0], c[1], c[2], c[3], c[4]);
+	dir_totals_merge(s, one);
 	return 0;
 }
 
-static void put_dir(cJSON *job, const char *name, const struct dir_sum *s, const double *pct, size_t npct)
+static void put_dir(cJSON *job, const char *name, const struct dir_totals *s, const double *pct, size_t npct)
 {
 	cJSON *o = cJSON_AddObjectToObject(job, name);
 	raw(o, "io_bytes", "int", s->io_bytes);
@@ -179,21 +169,20 @@ static void put_dir(cJSON *job, const char *name, const struct dir_sum *s, const
 	raw(o, "bw_bytes", "int", s->bw_bytes);
 	raw(o, "bw", "int", floor(s->bw_bytes / 1024));
 	raw(o, "iops", "flt", s->iops);
-	raw(o, "runtime", "int", s->runtime);
+	raw(o, "runtime", "int", s->runtime_ms);
 	raw(o, "total_ios", "int", s->total_ios);
 	raw(o, "short_ios", "int", s->short_ios);
 	raw(o, "drop_ios", "int", s->drop_ios);
 	cJSON *c = cJSON_AddObjectToObject(o, "clat_ns");
-	double mean = s->n ? s->sum / s->n : 0, var = s->n > 1 ? (s->sumsq - s->n * mean * mean) / (s->n - 1) : 0;
-	raw(c, "min", "int", s->min);
-	raw(c, "max", "int", s->max);
-	raw(c, "mean", "flt", mean);
-	raw(c, "stddev", "flt", var > 0 ? sqrt(var) : 0);
-	raw(c, "N", "int", s->n);
-	if (!s->any)
+	raw(c, "min", "int", s->clat.min);
+	raw(c, "max", "int", s->clat.max);
+	raw(c, "mean", "flt", series_pool_mean(&s->clat));
+	raw(c, "stddev", "flt", series_pool_stddev(&s->clat));
+	raw(c, "N", "int", s->clat.n);
+	if (!s->clat.any)
 		return;
-	uint64_t val[32];
-	hist_percentiles(&s->bins, pct, npct, val);
+	uint64_t val[RESULTS_PCT_MAX];
+	hist_percentiles(&s->clat_hist, pct, npct, val);
 	cJSON *p = cJSON_AddObjectToObject(c, "percentile");
 	for (size_t i = 0; i < npct; i++) {
 		char key[32];
@@ -202,10 +191,10 @@ static void put_dir(cJSON *job, const char *name, const struct dir_sum *s, const
 	}
 	cJSON *bins = cJSON_AddObjectToObject(c, "bins");
 	for (unsigned i = 0; i < HIST_NR; i++)
-		if (s->bins.bucket[i]) {
+		if (s->clat_hist.bucket[i]) {
 			char key[32];
 			snprintf(key, sizeof(key), "%" PRIu64, hist_bucket_value(i));
-			raw(bins, key, "int", (double)s->bins.bucket[i]);
+			raw(bins, key, "int", (double)s->clat_hist.bucket[i]);
 		}
 }
 
@@ -220,7 +209,7 @@ static int percentile_list(struct merge *m, const struct jwhere *w, const cJSON 
 	size_t n = 0;
 	cJSON_ArrayForEach(e, p)
 	{
-		if (r || n == 20)
+		if (r || n == RESULTS_PCT_MAX)
 			break;
 		char *end;
 		double v = strtod(e->string, &end);
@@ -246,14 +235,11 @@ static int merge_job(struct merge *m, struct jwhere *w, const cJSON *job)
 		if (!r && dir && !m->npct)
 			r = percentile_list(m, w, dir);
 		if (!r && dir)
-			r = add_dir(m, w, dir, &m->sum[d]);
+			r = add_dir(m, w, dir, &m->sum[d], &m->count[d]);
 	}
 	w->dir = NULL;
-	if (!r && !m->npct) { /* the first job has none: fio's default list */
-		static const double def[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
-		memcpy(m->pct, def, sizeof(def));
-		m->npct = sizeof(def) / sizeof(def[0]);
-	}
+	if (!r && !m->npct) /* the first job has none: fio's default list */
+		m->npct = results_default_pct(m->pct);
 	return r;
 }
 

@@ -3,7 +3,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/engine.h"
 #include "report/report.h"
 
 static const char *const ddir_upper[DDIR_NR + 1] = { "   READ", "  WRITE", "   TRIM", "  MIXED" };
@@ -32,47 +31,35 @@ static char *size_txt(char *buf, size_t len, uint64_t bytes, struct units u, boo
 	return fmt_num(buf, len, bytes, u.sig, primary ? !u.si : u.si, UNIT_BYTE);
 }
 
-void report_normal_header(FILE *out, const struct run_ctx *rc)
+void report_normal_header(FILE *out, const struct run_results *r)
 {
-	const struct run_cfg *cfg = rc->cfg;
 	char b[6][32];
-	for (size_t i = 0; i < cfg->njobs; i++) {
-		const struct job_opts *o = &cfg->jobs[i].o;
-		const struct engine_ops *ops = engine_find(o->ioengine);
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct job_result *jr = &r->jobs[i];
+		const struct job_opts *o = &jr->job->o;
+		const uint64_t *lo = jr->bs_min_bytes, *hi = jr->bs_max_bytes;
 		struct units u = units_of(o);
-		uint64_t lo[DDIR_NR], hi[DDIR_NR];
-		for (int d = 0; d < DDIR_NR; d++) {
-			lo[d] = o->bs_min[d] ? o->bs_min[d] : o->bs[d];
-			hi[d] = o->bs_max[d] > lo[d] ? o->bs_max[d] : lo[d];
-			for (unsigned k = 0; k < o->nbssplit[d]; k++) {
-				uint64_t b1 = o->bssplit[d][k].bs;
-				lo[d] = k == 0 || b1 < lo[d] ? b1 : lo[d];
-				hi[d] = b1 > hi[d] ? b1 : hi[d];
-			}
-		}
 		fprintf(out, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
-			o->name, cfg->jobs[i].groupid, o->rw_text, size_txt(b[0], 32, lo[0], u, true),
+			o->name, jr->job->groupid, o->rw_text, size_txt(b[0], 32, lo[0], u, true),
 			size_txt(b[1], 32, hi[0], u, true), size_txt(b[2], 32, lo[1], u, true),
 			size_txt(b[3], 32, hi[1], u, true), size_txt(b[4], 32, lo[2], u, true),
-			size_txt(b[5], 32, hi[2], u, true),
-			o->ioengine, (ops && (ops->flags & ENGINE_SYNC)) ? 1 : o->iodepth);
+			size_txt(b[5], 32, hi[2], u, true), jr->engine, jr->depth);
 		if (o->numjobs > 1)
 			fprintf(out, "...\n");
 	}
 	fprintf(out, "iobench-%s\n", IOBENCH_VERSION);
-	const struct cpu_limit *cl = &rc->cpu_limit;
+	const struct cpu_limit *cl = &r->cpu_limit;
 	if (cl->quota_set)
 		fprintf(out, "cgroup CPU limit: %.2f CPUs (cgroup v%u quota %lldus per %lldus, %s)\n",
 			cl->cpus, cl->cgroup_version, cl->quota_us, cl->period_us, cl->where);
 	if (cl->cpuset_restricted)
 		fprintf(out, "CPU set: %s (%u of %u online CPUs)\n", cl->cpuset, cl->cpuset_n,
 			cl->online_n);
-	unsigned ranks = cfg->cluster ? cfg->cluster->size : 1;
-	if (ranks > 1)
-		fprintf(out, "Starting %zu thread%s on each of %u ranks\n", rc->nclones,
-			rc->nclones == 1 ? "" : "s", ranks);
+	if (r->nranks > 1)
+		fprintf(out, "Starting %zu thread%s on each of %u ranks\n", r->nclones,
+			r->nclones == 1 ? "" : "s", r->nranks);
 	else
-		fprintf(out, "Starting %zu thread%s\n", rc->nclones, rc->nclones == 1 ? "" : "s");
+		fprintf(out, "Starting %zu thread%s\n", r->nclones, r->nclones == 1 ? "" : "s");
 	fflush(out);
 }
 
@@ -105,17 +92,16 @@ static void show_lat(FILE *out, const char *name, const struct series *s)
 		dev / (double)div);
 }
 
-static void show_percentiles(FILE *out, const char *name, const struct hist *h, const struct job_opts *o)
+static void show_percentiles(FILE *out, const char *name, const struct pct_values *p, const struct job_opts *o)
 {
-	uint64_t val[20];
 	size_t n = o->npct;
-	if (!hist_percentiles(h, o->pct_list, n, val))
+	if (!p->samples || !n)
 		return;
 	/* The largest value decides: fio keeps five digits, so past 99999 it scales down. */
 	static const char *const units[] = { "nsec", "usec", "msec" };
 	uint64_t div = 1;
 	int unit = 0;
-	while (unit < 2 && (val[n - 1] + div - 1) / div > 99999) {
+	while (unit < 2 && (p->ns[n - 1] + div - 1) / div > 99999) {
 		div *= 1000;
 		unit++;
 	}
@@ -123,14 +109,14 @@ static void show_percentiles(FILE *out, const char *name, const struct hist *h, 
 	for (size_t i = 0; i < n; i++) {
 		if (i % 4 == 0)
 			fprintf(out, "     |");
-		fprintf(out, " %5.2fth=[%5" PRIu64 "]%s", o->pct_list[i], (val[i] + div - 1) / div,
+		fprintf(out, " %5.2fth=[%5" PRIu64 "]%s", o->pct_list[i], (p->ns[i] + div - 1) / div,
 			i + 1 < n ? "," : "");
 		if (i % 4 == 3 || i + 1 == n)
 			fprintf(out, "\n");
 	}
 }
 
-static void show_samples(FILE *out, const struct report_unit *u, const struct dir_view *v)
+static void show_samples(FILE *out, const struct report_unit *u, const struct dir_result *v)
 {
 	const struct sample_summary *bw = &v->bw, *io = &v->iops;
 	if (!bw->samples)
@@ -146,13 +132,13 @@ static void show_samples(FILE *out, const struct report_unit *u, const struct di
 	}
 	fprintf(out, "   bw (%s): min=", u->job->o.kb_base == 1000 ? si[unit] : iec[unit]);
 	fprintf(out, "%5" PRIu64 ", max=%5" PRIu64 ", per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
-		bw->min / div, bw->max / div, v->agg_pct, bw->mean / (double)div,
+		bw->min / div, bw->max / div, v->bw_agg_pct, bw->mean / (double)div,
 		sample_summary_stddev(bw) / (double)div, bw->samples);
 	fprintf(out, "   iops        : min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
 		io->min, io->max, io->mean, sample_summary_stddev(io), io->samples);
 }
 
-static void show_ddir(FILE *out, const struct report_unit *u, const struct dir_view *v)
+static void show_ddir(FILE *out, const struct report_unit *u, const struct dir_result *v)
 {
 	const struct dir_stats *ds = v->ds;
 	const struct job_opts *o = &u->job->o;
@@ -170,11 +156,11 @@ static void show_ddir(FILE *out, const struct report_unit *u, const struct dir_v
 	show_lat(out, "clat", &ds->clat);
 	show_lat(out, " lat", &ds->lat);
 	if (o->slat_percentiles)
-		show_percentiles(out, "slat", &ds->slat_hist, o);
+		show_percentiles(out, "slat", &v->slat_pct, o);
 	if (o->clat_percentiles)
-		show_percentiles(out, "clat", &ds->clat_hist, o);
+		show_percentiles(out, "clat", &v->clat_pct, o);
 	if (o->lat_percentiles)
-		show_percentiles(out, "lat", &ds->lat_hist, o);
+		show_percentiles(out, "lat", &v->lat_pct, o);
 	show_samples(out, u, v);
 }
 
@@ -214,34 +200,34 @@ static void show_map(FILE *out, const char *label, const char *const *names, con
 			i + 1 < DEPTH_MAP_NR ? ", " : "\n");
 }
 
-static void show_unit(FILE *out, const struct report_unit *u, const struct run_ctx *rc)
+static void show_unit(FILE *out, const struct report_unit *u, const struct run_results *r)
 {
 	static const char *const depth_names[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	static const char *const batch_names[] = { "0", "4", "8", "16", "32", "64", ">=64" };
 	const struct thread_stats *ts = &u->ts;
 	const struct job_opts *o = &u->job->o;
 	char when[64];
-	fmt_time(when, sizeof(when), rc->end_time);
+	fmt_time(when, sizeof(when), r->end_time);
 	fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%d: %s\n", unit_name(u), u->groupid,
 		u->nr_clones, ts->error, u->pid, when);
 	if (o->description[0])
 		fprintf(out, "  Description  : [%s]\n", o->description);
-	struct dir_view views[DDIR_NR + 1];
+	const struct dir_result *views[DDIR_NR + 1];
 	unsigned nv = report_dir_views(u, views);
 	for (unsigned i = 0; i < nv; i++)
-		if (views[i].ds->total_ios || views[i].ds->io_bytes || views[i].slot == DDIR_MIXED)
-			show_ddir(out, u, &views[i]);
+		if (views[i]->ds->total_ios || views[i]->ds->io_bytes || views[i]->slot == DDIR_MIXED)
+			show_ddir(out, u, views[i]);
 	show_lat_buckets(out, ts);
 	if (ts->sync_lat.n) {
 		fprintf(out, "  fsync/fdatasync/sync_file_range:\n");
 		show_lat(out, "sync", &ts->sync_lat);
-		show_percentiles(out, "sync", &ts->sync_hist, o);
+		show_percentiles(out, "sync", &u->sync_pct, o);
 	}
 	if (ts->files_done) { /* opendir whole-file reads */
 		fprintf(out, "  files        : %" PRIu64 " read whole, %.1f files/s\n", ts->files_done,
 			ts->runtime_ms ? (double)ts->files_done * 1000.0 / (double)ts->runtime_ms : 0.0);
 		show_lat(out, "open+close", &ts->file_oc);
-		show_percentiles(out, "open+close", &ts->file_oc_hist, o);
+		show_percentiles(out, "open+close", &u->file_oc_pct, o);
 	}
 	double run_us = (double)ts->job_runtime_ms * 1000.0;
 	fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64 ", minf=%" PRIu64 "\n",
@@ -256,7 +242,7 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_c
 		ts->dir[1].short_ios, ts->dir[2].short_ios, ts->dir[0].drop_ios, ts->dir[1].drop_ios,
 		ts->dir[2].drop_ios);
 	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
-		(engine_find(o->ioengine)->flags & ENGINE_SYNC) ? 1 : o->iodepth);
+		u->jr->depth);
 }
 
 static void show_group(FILE *out, const struct group_summary *gs)
@@ -278,26 +264,25 @@ static void show_group(FILE *out, const struct group_summary *gs)
 	}
 }
 
-void report_normal(FILE *out, const struct run_ctx *rc)
+void report_normal(FILE *out, const struct run_results *r)
 {
 	fprintf(out, "\n");
-	for (size_t i = 0; i < rc->nunits; i++) {
-		const struct report_unit *u = &rc->units[i];
+	for (size_t i = 0; i < r->nunits; i++) {
+		const struct report_unit *u = &r->units[i];
 		/* Cluster runs: each rank's blocks under its name, as fio's client output. */
-		if (u->host && (i == 0 || rc->units[i - 1].rank != u->rank))
+		if (u->host && (i == 0 || r->units[i - 1].rank != u->rank))
 			fprintf(out, "<%s>\n", u->host);
-		show_unit(out, u, rc);
+		show_unit(out, u, r);
 	}
-	for (unsigned g = 0; g < rc->ngroups; g++)
-		show_group(out, &rc->groups[g]);
-	if (rc->disks.n)
+	for (unsigned g = 0; g < r->ngroups; g++)
+		show_group(out, &r->groups[g]);
+	if (r->ndisks)
 		fprintf(out, "\nDisk stats (read/write):\n");
-	for (unsigned i = 0; i < rc->disks.n; i++) {
-		struct disk_report r;
-		disk_report_of(&rc->disks.disks[i], &r);
+	for (unsigned i = 0; i < r->ndisks; i++) {
+		const struct disk_report *d = &r->disks[i];
 		fprintf(out, "  %s: ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64 ", ticks=%" PRIu64
-			"/%" PRIu64 ", in_queue=%" PRIu64 ", util=%3.2f%%\n", r.name, r.ios[0], r.ios[1],
-			r.merges[0], r.merges[1], r.ticks[0], r.ticks[1], r.in_queue, r.util_pct);
+			"/%" PRIu64 ", in_queue=%" PRIu64 ", util=%3.2f%%\n", d->name, d->ios[0], d->ios[1],
+			d->merges[0], d->merges[1], d->ticks[0], d->ticks[1], d->in_queue, d->util_pct);
 	}
 	fflush(out);
 }

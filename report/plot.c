@@ -92,21 +92,23 @@ void plot_sweep_svg(FILE *out, const struct sweep_plot *p)
 }
 
 /* Percentile curves: x = the percentile list, y = clat on a log scale (us). */
-void plot_percentiles_svg(FILE *out, const struct run_ctx *rc)
+void plot_percentiles_svg(FILE *out, const struct run_results *r)
 {
 	double lo = 1e18, hi = 0;
-	uint64_t vals[64][20];
+	uint64_t vals[64][RESULTS_PCT_MAX];
 	const char *names[64];
 	const double *pl = NULL;
 	unsigned np = 0, nc = 0;
 	char labels[64][160];
-	for (size_t i = 0; i < rc->nunits && nc < 64; i++) {
-		const struct report_unit *u = &rc->units[i];
+	for (size_t i = 0; i < r->nunits && nc < 64; i++) {
+		const struct report_unit *u = &r->units[i];
 		pl = u->job->o.pct_list;
 		np = u->job->o.npct;
 		for (int d = 0; d < DDIR_NR && nc < 64; d++) {
-			if (!hist_percentiles(&u->ts.dir[d].clat_hist, pl, np, vals[nc]))
+			const struct pct_values *pv = &u->dir[d].clat_pct;
+			if (!pv->samples)
 				continue;
+			memcpy(vals[nc], pv->ns, sizeof(vals[nc]));
 			snprintf(labels[nc], sizeof(labels[nc]), "%.100s %s", u->job->o.name, d ? d == 1 ? "write" : "trim" : "read");
 			names[nc] = labels[nc];
 			for (unsigned k = 0; k < np; k++) {

@@ -1,19 +1,20 @@
-/* Printers: each takes a FILE * and a finished run; printers never compute stats. */
+/* Printers: each takes a FILE * and a finished run's results (core/results.h), as data;
+ * printers never compute stats, and never see the run, its workers or its engines. */
 #ifndef IOBENCH_REPORT_H
 #define IOBENCH_REPORT_H
 #include <stdio.h>
 
-#include "core/run.h"
+#include "core/results.h"
 
 /* fio's normal format: the job lines before the run, the results after it. */
-void report_normal_header(FILE *out, const struct run_ctx *rc);
-void report_normal(FILE *out, const struct run_ctx *rc);
+void report_normal_header(FILE *out, const struct run_results *r);
+void report_normal(FILE *out, const struct run_results *r);
 
 /* CSV: a header line and a row per reported job (RFC 4180 quoting). */
 void report_csv_header(FILE *out);
-void report_csv(FILE *out, const struct run_ctx *rc, bool header);
+void report_csv(FILE *out, const struct run_results *r, bool header);
 /* The same with one column per swept option (names) holding this run's values. */
-void report_csv_sweep(FILE *out, const struct run_ctx *rc, bool header, unsigned nextra,
+void report_csv_sweep(FILE *out, const struct run_results *r, bool header, unsigned nextra,
 		      const char *const *names, const char *const *values);
 
 /* --compare: 0 no regression, 1 a regression past threshold (< 0: no gate), -errno on
@@ -38,12 +39,12 @@ struct sweep_plot {
 	struct plot_series series[PLOT_SERIES_MAX];
 };
 void plot_sweep_svg(FILE *out, const struct sweep_plot *p);
-void plot_percentiles_svg(FILE *out, const struct run_ctx *rc);
+void plot_percentiles_svg(FILE *out, const struct run_results *r);
 
 /* The HTML page: begin (title, command line), a run's tables and chart, a sweep's chart
  * and CSV table, end. */
 void html_begin(FILE *out, const char *cmdline);
-void html_run(FILE *out, const struct run_ctx *rc);
+void html_run(FILE *out, const struct run_results *r);
 void html_sweep(FILE *out, const struct sweep_plot *p, const char *csv);
 void html_end(FILE *out);
 
@@ -51,10 +52,10 @@ void html_end(FILE *out);
 void report_eta(FILE *out, const struct run_progress *p);
 
 /* fio's terse format, version 3, 4 or 5: one line per job. */
-void report_terse(FILE *out, const struct run_ctx *rc, unsigned version);
+void report_terse(FILE *out, const struct run_results *r, unsigned version);
 
 /* JSON (plus: with json+ histogram bins). 0 or -errno. */
-int report_json(FILE *out, const struct run_ctx *rc, bool plus);
+int report_json(FILE *out, const struct run_results *r, bool plus);
 
 /* ---- helpers shared by the printers (report/units.c) ---- */
 
@@ -73,17 +74,8 @@ void fmt_time(char *buf, size_t len, time_t t);
 /* Percent of part in whole, with fio's floor for a non-zero share (min_pct). */
 double share_pct(uint64_t part, uint64_t whole, double min_pct);
 
-/* One direction as printed: read, write, trim, or everything summed ("mixed"). */
-struct dir_view {
-	const char *name;
-	const struct dir_stats *ds;
-	struct sample_summary bw, iops;
-	double agg_pct;
-	int slot; /* DDIR_READ..DDIR_TRIM, or DDIR_MIXED */
-};
-
 /* The directions a unit reports, in fio's order for its unified_rw_reporting:
  * read, write, trim; or mixed; or all four. Returns how many. */
-unsigned report_dir_views(const struct report_unit *u, struct dir_view views[DDIR_NR + 1]);
+unsigned report_dir_views(const struct report_unit *u, const struct dir_result *views[DDIR_NR + 1]);
 
 #endif

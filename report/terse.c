@@ -28,21 +28,20 @@ static void ddir_fields(FILE *out, const struct report_unit *u, int d, unsigned 
 	lat_fields(out, &ds->slat);
 	lat_fields(out, &ds->clat);
 	const struct job_opts *o = &u->job->o;
-	uint64_t val[20];
-	hist_percentiles(&ds->clat_hist, o->pct_list, o->npct, val);
-	for (size_t i = 0; i < 20; i++) {
+	const struct dir_result *v = &u->dir[d];
+	for (size_t i = 0; i < RESULTS_PCT_MAX; i++) {
 		if (i < o->npct)
-			fprintf(out, ";%f%%=%" PRIu64, fin(o->pct_list[i]), val[i] / 1000);
+			fprintf(out, ";%f%%=%" PRIu64, fin(o->pct_list[i]), v->clat_pct.ns[i] / 1000);
 		else
 			fprintf(out, ";0%%=0");
 	}
 	lat_fields(out, &ds->lat);
-	struct sample_summary b = dir_bw_summary(&u->ts, d), io = dir_iops_summary(&u->ts, d);
-	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", b.min, b.max, fin(u->bw_agg_pct[d]), fin(b.mean),
-		fin(sample_summary_stddev(&b)));
+	const struct sample_summary *b = &v->bw, *io = &v->iops;
+	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", b->min, b->max, fin(v->bw_agg_pct), fin(b->mean),
+		fin(sample_summary_stddev(b)));
 	if (version >= 5)
-		fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%f;%f;%" PRIu64, b.samples, io.min, io.max,
-			fin(io.mean), fin(sample_summary_stddev(&io)), io.samples);
+		fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%f;%f;%" PRIu64, b->samples, io->min, io->max,
+			fin(io->mean), fin(sample_summary_stddev(io)), io->samples);
 }
 
 /* A name or description in a terse field: a ';' would split the line into one field too
@@ -53,7 +52,7 @@ static void terse_text(FILE *out, const char *s)
 		fputc(*s == ';' ? '_' : *s == '\n' ? ' ' : *s, out);
 }
 
-static void unit_line(FILE *out, const struct report_unit *u, const struct run_ctx *rc, unsigned version)
+static void unit_line(FILE *out, const struct report_unit *u, const struct run_results *r, unsigned version)
 {
 	const struct thread_stats *ts = &u->ts;
 	const struct job_opts *o = &u->job->o;
@@ -78,12 +77,11 @@ static void unit_line(FILE *out, const struct report_unit *u, const struct run_c
 		fprintf(out, ";%3.2f%%", fin(share_pct(ts->lat_buckets[i] + ts->lat_buckets[LATB_NSEC + i], ios, 0.01)));
 	for (int i = LATB_NSEC + LATB_USEC; i < LATB_NR; i++)
 		fprintf(out, ";%3.2f%%", fin(share_pct(ts->lat_buckets[i], ios, 0.01)));
-	for (unsigned i = 0; i < rc->disks.n; i++) {
-		struct disk_report r;
-		disk_report_of(&rc->disks.disks[i], &r);
+	for (unsigned i = 0; i < r->ndisks; i++) {
+		const struct disk_report *dr = &r->disks[i];
 		fprintf(out, ";%s;%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64
-			";%3.2f%%", r.name, r.ios[0], r.ios[1], r.merges[0], r.merges[1], r.ticks[0], r.ticks[1],
-			r.in_queue, fin(r.util_pct));
+			";%3.2f%%", dr->name, dr->ios[0], dr->ios[1], dr->merges[0], dr->merges[1], dr->ticks[0],
+			dr->ticks[1], dr->in_queue, fin(dr->util_pct));
 	}
 	if (o->continue_on_error)
 		fprintf(out, ";%" PRIu64 ";%d", ts->nr_errors, ts->error);
@@ -94,9 +92,9 @@ static void unit_line(FILE *out, const struct report_unit *u, const struct run_c
 	fprintf(out, "\n");
 }
 
-void report_terse(FILE *out, const struct run_ctx *rc, unsigned version)
+void report_terse(FILE *out, const struct run_results *r, unsigned version)
 {
-	for (size_t i = 0; i < rc->nunits; i++)
-		unit_line(out, &rc->units[i], rc, version);
+	for (size_t i = 0; i < r->nunits; i++)
+		unit_line(out, &r->units[i], r, version);
 	fflush(out);
 }

@@ -6,17 +6,14 @@
 
 #include "report/report.h"
 
-unsigned report_dir_views(const struct report_unit *u, struct dir_view views[DDIR_NR + 1])
+unsigned report_dir_views(const struct report_unit *u, const struct dir_result *views[DDIR_NR + 1])
 {
-	static const char *const names[DDIR_NR] = { "read", "write", "trim" };
 	unsigned n = 0, unified = u->job->o.unified;
 	if (unified != UNIFIED_MIXED)
 		for (int d = 0; d < DDIR_NR; d++)
-			views[n++] = (struct dir_view){ names[d], &u->ts.dir[d], dir_bw_summary(&u->ts, d),
-							dir_iops_summary(&u->ts, d), u->bw_agg_pct[d], d };
+			views[n++] = &u->dir[d];
 	if (unified != UNIFIED_NONE && u->mixed)
-		views[n++] = (struct dir_view){ "mixed", u->mixed, u->mixed_bw, u->mixed_iops,
-						u->bw_agg_pct[DDIR_MIXED], DDIR_MIXED };
+		views[n++] = &u->dir[DDIR_MIXED];
 	return n;
 }
 

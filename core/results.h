@@ -1,0 +1,121 @@
+/* What a finished run is, as data: all a printer reads. core/summary.c fills it once when
+ * the run is summed up, derived values included (block-size ranges, effective iodepths,
+ * percentiles, disk deltas), so report/ formats and never computes, and never sees the
+ * run, its workers or its engines. */
+#ifndef IOBENCH_RESULTS_H
+#define IOBENCH_RESULTS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "core/diskstats.h"
+#include "core/job.h"
+#include "core/stats.h"
+#include "core/sysinfo.h"
+
+#define DDIR_MIXED DDIR_NR /* the summed "mixed" slot of units and group summaries */
+
+/* percentile_list holds at most this many. */
+#define RESULTS_PCT_MAX 20
+_Static_assert(sizeof(((struct job_opts *)0)->pct_list) == RESULTS_PCT_MAX * sizeof(double),
+	       "RESULTS_PCT_MAX is percentile_list's length");
+
+/* fio's default percentile_list (the option's default): how many, into pct. */
+size_t results_default_pct(double pct[RESULTS_PCT_MAX]);
+
+/* One histogram's percentiles, for its job's percentile_list (ns[i] for pct_list[i]). */
+struct pct_values {
+	uint64_t samples; /* 0: the histogram is empty, nothing to show */
+	uint64_t ns[RESULTS_PCT_MAX];
+};
+
+/* The clat percentiles every direction has whatever percentile_list says (CSV, HTML). */
+enum key_pct { KEY_P50, KEY_P90, KEY_P99, KEY_P99_9, KEY_PCT_NR };
+extern const double results_key_pct[KEY_PCT_NR]; /* 50, 90, 99, 99.9 */
+
+/* A job section, as the header line and its units show it. */
+struct job_result {
+	const struct job *job;         /* its options, resolved (o) and as given */
+	uint64_t bs_min_bytes[DDIR_NR]; /* the block sizes it may use, per direction */
+	uint64_t bs_max_bytes[DDIR_NR];
+	const char *engine;            /* ioengine, as named */
+	unsigned depth;                /* iodepth in effect: 1 for a synchronous engine */
+	const char *bs_text;           /* bs as given (command line, [global], section), or "4k" */
+};
+
+/* One direction of a unit as printed: read, write, trim, or all of them summed (mixed). */
+struct dir_result {
+	const char *name;              /* "read", "write", "trim", "mixed" */
+	int slot;                      /* DDIR_READ..DDIR_TRIM, or DDIR_MIXED */
+	const struct dir_stats *ds;    /* NULL for the mixed slot of a unit without one */
+	struct sample_summary bw, iops; /* bw in KiB/s, as reported */
+	double bw_agg_pct;             /* mean sampled bw as a share of the group's */
+	struct pct_values slat_pct, clat_pct, lat_pct;
+	uint64_t clat_key_ns[KEY_PCT_NR];
+};
+
+/* One job block in the output: a clone, or all clones of a group_reporting job. */
+struct report_unit {
+	const struct job *job;
+	const struct job_result *jr;    /* its job's facts */
+	struct thread_stats ts;
+	unsigned groupid;
+	unsigned nr_clones;
+	uint64_t elapsed_s;
+	struct dir_stats *mixed;        /* unified_rw_reporting: all directions summed */
+	struct dir_result dir[DDIR_NR + 1]; /* [DDIR_MIXED]: with mixed */
+	struct pct_values sync_pct, file_oc_pct;
+	const char *host;               /* cluster runs: the rank's name ("host:rank") */
+	unsigned rank;
+	int pid;                        /* of the process that ran it (0: All clients) */
+	bool all_clients;               /* cluster runs: this job summed over every rank */
+};
+
+/* The name a unit is reported under. */
+static inline const char *unit_name(const struct report_unit *u)
+{
+	return u->all_clients ? "All clients" : u->job->o.name;
+}
+
+struct group_summary {
+	unsigned groupid;
+	uint64_t io_bytes[DDIR_NR + 1];   /* [DDIR_MIXED]: all directions, for unified reporting */
+	uint64_t agg_bw[DDIR_NR + 1];     /* bytes/s: all bytes over the longest runtime */
+	uint64_t min_bw[DDIR_NR + 1], max_bw[DDIR_NR + 1]; /* bytes/s, over units */
+	uint64_t min_run[DDIR_NR + 1], max_run[DDIR_NR + 1]; /* ms */
+	unsigned unified;
+	unsigned kb_base, unit_base, sig_figs;
+};
+
+struct run_results {
+	/* known once the run is prepared: what the header shows (run_describe) */
+	struct job_result *jobs;
+	size_t njobs;
+	size_t nclones;                   /* threads, on each rank */
+	unsigned nranks;                  /* 1, or the ranks of a cluster run */
+	struct cpu_limit cpu_limit;       /* cgroup quota and cpuset */
+	const struct opt_list *globals;   /* JSON's "global options" */
+	/* after the run (run_summarize) */
+	struct report_unit *units;
+	size_t nunits;
+	struct group_summary *groups;
+	unsigned ngroups;
+	struct disk_report *disks;        /* the block devices behind the files */
+	unsigned ndisks;
+	time_t end_time;
+	uint64_t end_ms;                  /* wall clock, for timestamp_ms */
+	bool clients;                     /* units come from every rank: fio's client_stats */
+};
+
+/* What the ETA line shows of a running run. */
+struct run_progress {
+	unsigned running, done, total;
+	char states[512];         /* one letter per clone, fio's: R r W w M m, _ done, P waiting */
+	double pct_done;
+	uint64_t eta_s;
+	uint64_t bw[DDIR_NR];     /* bytes/s since the last line */
+	uint64_t iops[DDIR_NR];
+};
+
+#endif
