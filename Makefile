@@ -107,16 +107,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $$($(PKG_CONFIG) --cflags cmocka) -o $@ $^ \
 		$(LDFLAGS) $$($(PKG_CONFIG) --libs cmocka) $(LDLIBS)
 
-# Install the Debian packages that are missing (only as root; otherwise say what is missing).
+# Install the Debian packages that are missing (only as root; otherwise one line says what
+# is missing and how to install it).
+DEPS = sh tests/deps.sh --for "make $(strip $(or $(MAKECMDGOALS),all))"
 deps:
-	@sh tests/deps.sh $(DEB_PKGS)
+	@$(DEPS) $(DEB_PKGS)
 test-deps:
-	@sh tests/deps.sh $(DEB_PKGS) $(DEB_TEST_PKGS)
+	@$(DEPS) $(DEB_PKGS) $(DEB_TEST_PKGS)
 
 # `make static`: ./iobench-static, statically linked (for scratch/distroless images and for
 # copying into a running pod). Needs nasm and dpkg-dev, and deb-src entries (added as root).
 static:
-	@sh tests/deps.sh $(DEB_PKGS) nasm dpkg-dev
+	@$(DEPS) $(DEB_PKGS) nasm dpkg-dev
 	@sh deploy/static-libs.sh $(STATIC_DEPS)
 	@$(MAKE) --no-print-directory STATIC=1 build/static/obj/iobench
 	$(Q)cmp -s build/static/obj/iobench iobench-static || cp build/static/obj/iobench iobench-static
@@ -134,7 +136,7 @@ test: test-deps
 
 # `make mpi`: ./iobench-mpi for `mpirun -np N ./iobench-mpi JOB...` (Debian's Open MPI).
 mpi:
-	@sh tests/deps.sh $(DEB_PKGS) openmpi-bin libopenmpi-dev
+	@$(DEPS) $(DEB_PKGS) openmpi-bin libopenmpi-dev
 	@$(MAKE) --no-print-directory MPI=1 SANITIZE=none build/mpi/iobench
 	$(Q)cmp -s build/mpi/iobench iobench-mpi || cp build/mpi/iobench iobench-mpi
 
@@ -147,14 +149,14 @@ bench: test-deps
 # `make test-image`: the Dockerfile's build stage in a debootstrap'd Debian 12 chroot and its
 # final stage's files alone in an empty root, run as its USER (no container runtime here).
 test-image:
-	@sh tests/deps.sh debootstrap file git
+	@$(DEPS) debootstrap file git
 	@/usr/bin/python3 tests/image/run.py
 
 # `make test-gluster`: a single-node GlusterFS volume (Debian's glusterfs-server) on a loop
 # xfs brick, FUSE-mounted in private namespaces; host-vs-pod read and file-operation jobs on
 # it and on a loop ext4 (about a minute; not part of `make test`). See docs/storage-systems.md.
 test-gluster: test-deps
-	@sh tests/deps.sh glusterfs-server glusterfs-client xfsprogs iproute2
+	@$(DEPS) glusterfs-server glusterfs-client xfsprogs iproute2
 	@$(MAKE) --no-print-directory all
 	@sh tests/gluster/run.sh
 
@@ -166,7 +168,7 @@ asan ubsan tsan:
 # fio's example job files. Run: ./build-fuzz/fuzz_jobfile -max_total_time=600 build-fuzz/corpus
 FUZZ_SRC := $(filter-out core/main.c,$(LIB_SRC))
 fuzz:
-	@sh tests/deps.sh clang
+	@$(DEPS) clang
 	@mkdir -p build-fuzz/corpus
 	clang -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" \
 		-fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_jobfile \
