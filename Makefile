@@ -1,5 +1,6 @@
 # iobench — fio-compatible storage benchmark engine.
-# `make` builds ./iobench; `make run` and `make test` also install missing Debian packages (as root).
+# `make` builds ./iobench; `make check` builds it and runs the unit tests (no root, no
+# packages installed); `make run` and `make test` also install missing Debian packages (as root).
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -15,6 +16,10 @@ DEB_TEST_PKGS := fio jq python3 python3-pandas python3-yaml util-linux fdisk e2f
                  openmpi-bin libopenmpi-dev nasm dpkg-dev file
 
 PKG_LIBS := liburing libcjson libisal libxxhash libcrypto
+# The build's pkg-config modules and the Debian packages that carry them (`make check`'s
+# one-line message when one is missing).
+PKG_DEBS := liburing:liburing-dev libcjson:libcjson-dev libisal:libisal-dev libxxhash:libxxhash-dev \
+            libcrypto:libssl-dev cmocka:libcmocka-dev
 override CPPFLAGS += -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" -MMD -MP
 override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -pthread
 ifeq ($(WERROR),1)
@@ -85,7 +90,8 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: static mpi bench test-gluster test-image all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
+.PHONY: static mpi bench test-gluster test-image all run test check unit unit-bins integration build-deps deps test-deps \
+	clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
 # Each flavour links in its own build folder; ./iobench is a copy of the last one built.
@@ -133,6 +139,51 @@ run: deps
 test: test-deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@BUILD=$(BUILD) sh tests/run.sh $(UNIT_BIN)
+
+# `make check`: ./iobench and the unit tests, a few seconds; as any user, installing nothing.
+# It builds on every CPU unless told -jN.
+check: build-deps
+	@case " $$MAKEFLAGS " in *" -j"*) j= ;; *) j=-j$$(nproc 2>/dev/null || echo 2) ;; esac; \
+		$(MAKE) --no-print-directory $$j all unit-bins
+	@$(MAKE) --no-print-directory unit
+
+# `make unit`: the cmocka binaries, one line each, a failing one's output above its line;
+# then "N passed, N failed" over their tests.
+unit: build-deps
+	@$(MAKE) --no-print-directory unit-bins
+	@pass=0; fail=0; for t in $(UNIT_BIN); do \
+		out=$$(CMOCKA_MESSAGE_OUTPUT=TAP $$t 2>&1); rc=$$?; \
+		p=$$(echo "$$out" | grep -c '^ok'); f=$$(echo "$$out" | grep -c '^not ok'); \
+		[ $$rc -ne 0 ] && [ $$f -eq 0 ] && f=1; \
+		pass=$$((pass + p)); fail=$$((fail + f)); \
+		if [ $$f -eq 0 ]; then echo "ok - $$(basename $$t): $$p tests"; \
+		else echo "$$out" | sed 's/^/#   /'; echo "not ok - $$(basename $$t): $$f of $$((p + f)) failed"; fi; \
+	done; echo "$$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+unit-bins: $(UNIT_BIN)
+	@:
+
+# `make integration`: tests/integration/t_*.sh alone (TESTS=name for some); as `make test`,
+# it installs the packages they need first (as root).
+integration: test-deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) sh tests/run.sh
+
+# What the build needs, checked without installing anything: one line naming the Debian
+# packages that are missing.
+build-deps:
+	@missing=""; \
+	command -v $(firstword $(CC)) >/dev/null 2>&1 || missing="$$missing build-essential"; \
+	if command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
+		for m in $(PKG_DEBS); do $(PKG_CONFIG) --exists $${m%%:*} || missing="$$missing $${m#*:}"; done; \
+	else \
+		missing="$$missing pkg-config"; \
+	fi; \
+	echo '#include <libaio.h>' | $(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing libaio-dev"; \
+	if [ -n "$$missing" ]; then \
+		echo "iobench: cannot build: missing Debian packages:$$missing (install: apt-get install$$missing)" >&2; \
+		exit 1; \
+	fi
 
 # `make mpi`: ./iobench-mpi for `mpirun -np N ./iobench-mpi JOB...` (Debian's Open MPI).
 mpi:
