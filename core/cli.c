@@ -11,7 +11,6 @@
 #include "core/parse.h"
 #include "core/options.h"
 
-
 static unsigned format_bit(const char *name)
 {
 	static const struct {
@@ -104,12 +103,12 @@ enum flag_arg {
 
 /* What a handler is given. */
 struct flag_call {
-	const char *key;  /* the name as given ("o" or "output"), for messages */
-	const char *val;  /* the value; NULL if none */
-	char **args;      /* FLAG_PAIR and FLAG_REST: the arguments after the flag */
+	const char *key; /* the name as given ("o" or "output"), for messages */
+	const char *val; /* the value; NULL if none */
+	char **args;     /* FLAG_PAIR and FLAG_REST: the arguments after the flag */
 	int nargs;
 	struct run_cfg *cfg;
-	FILE *out;        /* --help, --version, --cmdhelp, --dump-options print here */
+	FILE *out; /* --help, --version, --cmdhelp, --dump-options print here */
 };
 
 /* A handler returns one of these, or -errno after one line on stderr. */
@@ -117,11 +116,11 @@ enum { FLAG_NEXT = 0, FLAG_EXIT = 1, FLAG_RUN_NOW = 2 };
 
 struct cli_flag {
 	const char *name;
-	const char *alias;  /* another name ("h": -h, --h), or NULL */
+	const char *alias; /* another name ("h": -h, --h), or NULL */
 	enum flag_arg arg;
 	const char *syntax; /* the value in --help and the man page: FILE, OPT=V1,V2,... */
 	int (*handle)(const struct flag_call *c);
-	const char *help;   /* lowercase, no final period: "write the report to FILE" */
+	const char *help; /* lowercase, no final period: "write the report to FILE" */
 };
 
 static void usage(FILE *out);
@@ -301,6 +300,7 @@ static int flag_compare(const struct flag_call *c)
 }
 
 /* In --help's and the man page's order. */
+/* clang-format off */
 static const struct cli_flag cli_flags[] = {
 	{ "output", "o", FLAG_VALUE, "FILE", flag_output,
 	  "write the report to FILE instead of stdout" },
@@ -341,6 +341,7 @@ static const struct cli_flag cli_flags[] = {
 	{ "help", "h", FLAG_BARE, NULL, flag_help,
 	  "print this text and exit" },
 };
+/* clang-format on */
 
 #define NFLAGS (sizeof(cli_flags) / sizeof(cli_flags[0]))
 
@@ -355,11 +356,12 @@ static const struct cli_flag *flag_find(const char *key, const char *val)
 }
 
 /* Run flag f found at argv[*i]; *i moves past the arguments it took. */
-static int flag_run(const struct cli_flag *f, const char *key, const char *val, int argc, char **argv,
-		    int *i, struct run_cfg *cfg, FILE *out)
+static int flag_run(const struct cli_flag *f, const char *key, const char *val, int argc, char **argv, int *i,
+		    struct run_cfg *cfg, FILE *out)
 {
-	struct flag_call c = { .key = key, .val = val, .args = argv + *i + 1, .nargs = argc - *i - 1,
-			       .cfg = cfg, .out = out };
+	struct flag_call c = {
+		.key = key, .val = val, .args = argv + *i + 1, .nargs = argc - *i - 1, .cfg = cfg, .out = out
+	};
 	if (f->arg == FLAG_BARE)
 		c.val = NULL;
 	if (f->arg == FLAG_VALUE && !val && c.nargs > 0) {

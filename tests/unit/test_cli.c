@@ -76,11 +76,14 @@ static void refused(struct parsed *p, const char *msg)
 
 static void test_value_forms(void **state)
 {
-	const char *forms[][3] = { { "--output=r.txt", NULL }, { "--output", "r.txt" }, { "-o", "r.txt" },
-				   { "--o=r.txt", NULL }, { "-output=r.txt", NULL } };
+	const char *forms[][2] = { { "--output=r.txt", NULL },
+				   { "--output", "r.txt" },
+				   { "-o", "r.txt" },
+				   { "--o=r.txt", NULL },
+				   { "-output=r.txt", NULL } };
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		struct parsed *p = parse(forms[i][0], forms[i][1] ? forms[i][1] : "--parse-only",
-					 "--parse-only", (char *)NULL);
+		struct parsed *p =
+			parse(forms[i][0], forms[i][1] ? forms[i][1] : "--parse-only", "--parse-only", (char *)NULL);
 		assert_int_equal(p->result, CLI_RUN);
 		assert_string_equal(p->cfg.output_path, "r.txt");
 		assert_true(p->cfg.parse_only);
