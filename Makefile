@@ -1,5 +1,6 @@
 # iobench — fio-compatible storage benchmark engine.
-# `make` builds ./iobench; `make run` and `make test` also install missing Debian packages (as root).
+# `make` builds ./iobench; `make check` builds it and runs the unit tests (no root, no
+# packages installed); `make run` and `make test` also install missing Debian packages (as root).
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -15,6 +16,10 @@ DEB_TEST_PKGS := fio jq python3 python3-pandas python3-yaml util-linux fdisk e2f
                  openmpi-bin libopenmpi-dev nasm dpkg-dev file
 
 PKG_LIBS := liburing libcjson libisal libxxhash libcrypto
+# The build's pkg-config modules and the Debian packages that carry them (`make check`'s
+# one-line message when one is missing).
+PKG_DEBS := liburing:liburing-dev libcjson:libcjson-dev libisal:libisal-dev libxxhash:libxxhash-dev \
+            libcrypto:libssl-dev cmocka:libcmocka-dev
 override CPPFLAGS += -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" -MMD -MP
 override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -pthread
 ifeq ($(WERROR),1)
@@ -85,7 +90,8 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: static mpi bench test-gluster test-image all run test unit integration deps test-deps clean install uninstall asan ubsan tsan docs fuzz FORCE
+.PHONY: static mpi bench test-gluster test-image all run test check unit unit-bins integration build-deps deps test-deps \
+	clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
 # Each flavour links in its own build folder; ./iobench is a copy of the last one built.
@@ -107,16 +113,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $$($(PKG_CONFIG) --cflags cmocka) -o $@ $^ \
 		$(LDFLAGS) $$($(PKG_CONFIG) --libs cmocka) $(LDLIBS)
 
-# Install the Debian packages that are missing (only as root; otherwise say what is missing).
+# Install the Debian packages that are missing (only as root; otherwise one line says what
+# is missing and how to install it).
+DEPS = sh tests/deps.sh --for "make $(strip $(or $(MAKECMDGOALS),all))"
 deps:
-	@sh tests/deps.sh $(DEB_PKGS)
+	@$(DEPS) $(DEB_PKGS)
 test-deps:
-	@sh tests/deps.sh $(DEB_PKGS) $(DEB_TEST_PKGS)
+	@$(DEPS) $(DEB_PKGS) $(DEB_TEST_PKGS)
 
 # `make static`: ./iobench-static, statically linked (for scratch/distroless images and for
 # copying into a running pod). Needs nasm and dpkg-dev, and deb-src entries (added as root).
 static:
-	@sh tests/deps.sh $(DEB_PKGS) nasm dpkg-dev
+	@$(DEPS) $(DEB_PKGS) nasm dpkg-dev
 	@sh deploy/static-libs.sh $(STATIC_DEPS)
 	@$(MAKE) --no-print-directory STATIC=1 build/static/obj/iobench
 	$(Q)cmp -s build/static/obj/iobench iobench-static || cp build/static/obj/iobench iobench-static
@@ -132,9 +140,54 @@ test: test-deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@BUILD=$(BUILD) sh tests/run.sh $(UNIT_BIN)
 
+# `make check`: ./iobench and the unit tests, a few seconds; as any user, installing nothing.
+# It builds on every CPU unless told -jN.
+check: build-deps
+	@case " $$MAKEFLAGS " in *" -j"*) j= ;; *) j=-j$$(nproc 2>/dev/null || echo 2) ;; esac; \
+		$(MAKE) --no-print-directory $$j all unit-bins
+	@$(MAKE) --no-print-directory unit
+
+# `make unit`: the cmocka binaries, one line each, a failing one's output above its line;
+# then "N passed, N failed" over their tests.
+unit: build-deps
+	@$(MAKE) --no-print-directory unit-bins
+	@pass=0; fail=0; for t in $(UNIT_BIN); do \
+		out=$$(CMOCKA_MESSAGE_OUTPUT=TAP $$t 2>&1); rc=$$?; \
+		p=$$(echo "$$out" | grep -c '^ok'); f=$$(echo "$$out" | grep -c '^not ok'); \
+		[ $$rc -ne 0 ] && [ $$f -eq 0 ] && f=1; \
+		pass=$$((pass + p)); fail=$$((fail + f)); \
+		if [ $$f -eq 0 ]; then echo "ok - $$(basename $$t): $$p tests"; \
+		else echo "$$out" | sed 's/^/#   /'; echo "not ok - $$(basename $$t): $$f of $$((p + f)) failed"; fi; \
+	done; echo "$$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+unit-bins: $(UNIT_BIN)
+	@:
+
+# `make integration`: tests/integration/t_*.sh alone (TESTS=name for some); as `make test`,
+# it installs the packages they need first (as root).
+integration: test-deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) sh tests/run.sh
+
+# What the build needs, checked without installing anything: one line naming the Debian
+# packages that are missing.
+build-deps:
+	@missing=""; \
+	command -v $(firstword $(CC)) >/dev/null 2>&1 || missing="$$missing build-essential"; \
+	if command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
+		for m in $(PKG_DEBS); do $(PKG_CONFIG) --exists $${m%%:*} || missing="$$missing $${m#*:}"; done; \
+	else \
+		missing="$$missing pkg-config"; \
+	fi; \
+	echo '#include <libaio.h>' | $(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing libaio-dev"; \
+	if [ -n "$$missing" ]; then \
+		echo "iobench: cannot build: missing Debian packages:$$missing (install: apt-get install$$missing)" >&2; \
+		exit 1; \
+	fi
+
 # `make mpi`: ./iobench-mpi for `mpirun -np N ./iobench-mpi JOB...` (Debian's Open MPI).
 mpi:
-	@sh tests/deps.sh $(DEB_PKGS) openmpi-bin libopenmpi-dev
+	@$(DEPS) $(DEB_PKGS) openmpi-bin libopenmpi-dev
 	@$(MAKE) --no-print-directory MPI=1 SANITIZE=none build/mpi/iobench
 	$(Q)cmp -s build/mpi/iobench iobench-mpi || cp build/mpi/iobench iobench-mpi
 
@@ -147,14 +200,14 @@ bench: test-deps
 # `make test-image`: the Dockerfile's build stage in a debootstrap'd Debian 12 chroot and its
 # final stage's files alone in an empty root, run as its USER (no container runtime here).
 test-image:
-	@sh tests/deps.sh debootstrap file git
+	@$(DEPS) debootstrap file git
 	@/usr/bin/python3 tests/image/run.py
 
 # `make test-gluster`: a single-node GlusterFS volume (Debian's glusterfs-server) on a loop
 # xfs brick, FUSE-mounted in private namespaces; host-vs-pod read and file-operation jobs on
 # it and on a loop ext4 (about a minute; not part of `make test`). See docs/storage-systems.md.
 test-gluster: test-deps
-	@sh tests/deps.sh glusterfs-server glusterfs-client xfsprogs iproute2
+	@$(DEPS) glusterfs-server glusterfs-client xfsprogs iproute2
 	@$(MAKE) --no-print-directory all
 	@sh tests/gluster/run.sh
 
@@ -166,7 +219,7 @@ asan ubsan tsan:
 # fio's example job files. Run: ./build-fuzz/fuzz_jobfile -max_total_time=600 build-fuzz/corpus
 FUZZ_SRC := $(filter-out core/main.c,$(LIB_SRC))
 fuzz:
-	@sh tests/deps.sh clang
+	@$(DEPS) clang
 	@mkdir -p build-fuzz/corpus
 	clang -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" \
 		-fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_jobfile \

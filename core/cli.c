@@ -1,6 +1,7 @@
 /* Command-line parsing. */
 #include "core/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,37 +10,6 @@
 #include "core/expr.h"
 #include "core/parse.h"
 #include "core/options.h"
-
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"iobench-%s: a fio-compatible storage benchmark\n"
-		"usage: iobench [options] [job file(s)]\n"
-		"  --name=NAME            start a job (options before the first --name are global)\n"
-		"  --output=FILE          write the report to FILE instead of stdout\n"
-		"  --output-format=FMT    normal, json, json+, terse, csv or html (comma-separated for several)\n"
-		"  --minimal              the terse format (--terse-version=3, 4 or 5)\n"
-		"  --eta=WHEN             the progress line on stderr: auto (a terminal), always, never\n"
-		"  --status-interval=T    a full report every T (1s, 500ms...) while running\n"
-		"  --parse-only           parse the options and job files, then exit\n"
-		"  --showcmd              print the job files as one command line\n"
-		"  --section=NAME         run only this job section (repeatable)\n"
-		"  --readonly             refuse every job that writes\n"
-		"  --cmdhelp[=OPTION]     help on one option, or a list of all\n"
-		"  --sweep=OPT=V1,V2,...  run every combination of the swept values (repeatable)\n"
-		"  --plot=FILE.svg        a chart: a sweep's bw and IOPS, or a run's clat percentiles\n"
-		"  --merge A B ...        json+ results of several runs as one, percentiles from summed bins\n"
-		"  --compare BASE NEW     compare two JSON results (fio's or ours); with\n"
-		"  --compare-threshold=P  exit 2 when IOPS or bw drop, or p99 rises, by more than P%%\n"
-		"  --version              print the version and exit\n"
-		"  --help                 this text\n"
-		"Job options (fio's names and semantics), e.g.:\n"
-		"  iobench --name=seq --rw=read --bs=1m --size=1g --ioengine=libaio --iodepth=32 --direct=1\n",
-		IOBENCH_VERSION);
-	for (size_t i = 0; i < option_count; i++)
-		fprintf(out, "  --%-22s %s\n", option_table[i].name, option_table[i].help);
-}
 
 static unsigned format_bit(const char *name)
 {
@@ -117,146 +87,382 @@ static int add_sweep(struct run_cfg *cfg, const char *spec)
 	return 0;
 }
 
-/* Options that belong to the program, not to a job. Returns 1 if handled, 0 if not
- * ours, -1 on error. *consumed is set when the value came from the next argument. */
-static int program_option(const char *key, const char *val, const char *next, struct run_cfg *cfg,
-			  FILE *out, bool *exit_now, bool *consumed)
+/* The program's own flags (not a job's): one table, from which the parser, --help and the
+ * man page's PROGRAM OPTIONS come. -x and --x are the same; so are a name and its alias. */
+
+/* How a flag takes its value. */
+enum flag_arg {
+	FLAG_BARE,      /* --x; a value given (--x=1) is ignored */
+	FLAG_BARE_ONLY, /* --x; with a value it is not this flag (--readonly=1 is the job option) */
+	FLAG_OPTIONAL,  /* --x or --x=V, never the next argument */
+	FLAG_INLINE,    /* --x=V, never the next argument; the handler gets NULL for --x */
+	FLAG_VALUE,     /* --x=V or --x V; the handler gets NULL when there is none */
+	FLAG_PAIR,      /* --x A B: the next two arguments */
+	FLAG_REST,      /* --x A B ...: every argument after it */
+};
+
+/* What a handler is given. */
+struct flag_call {
+	const char *key; /* the name as given ("o" or "output"), for messages */
+	const char *val; /* the value; NULL if none */
+	char **args;     /* FLAG_PAIR and FLAG_REST: the arguments after the flag */
+	int nargs;
+	struct run_cfg *cfg;
+	FILE *out; /* --help, --version, --cmdhelp, --dump-options print here */
+};
+
+/* A handler returns one of these, or -errno after one line on stderr. */
+enum { FLAG_NEXT = 0, FLAG_EXIT = 1, FLAG_RUN_NOW = 2 };
+
+struct cli_flag {
+	const char *name;
+	const char *alias; /* another name ("h": -h, --h), or NULL */
+	enum flag_arg arg;
+	const char *syntax; /* the value in --help and the man page: FILE, OPT=V1,V2,... */
+	int (*handle)(const struct flag_call *c);
+	const char *help; /* lowercase, no final period: "write the report to FILE" */
+};
+
+static void usage(FILE *out);
+
+static int flag_help(const struct flag_call *c)
 {
-	if (strcmp(key, "help") == 0 || strcmp(key, "h") == 0) {
-		usage(out);
-		*exit_now = true;
-		return 1;
-	}
-	if (strcmp(key, "version") == 0 || strcmp(key, "v") == 0) {
-		fprintf(out, "iobench-%s\n", IOBENCH_VERSION);
-		*exit_now = true;
-		return 1;
-	}
-	if (strcmp(key, "parse-only") == 0) {
-		cfg->parse_only = true;
-		return 1;
-	}
-	if (strcmp(key, "minimal") == 0) {
-		cfg->formats = FMT_TERSE;
-		return 1;
-	}
-	if (strcmp(key, "terse-version") == 0) {
-		const char *v = val ? val : next;
-		*consumed = !val && next;
-		if (!v || (strcmp(v, "3") && strcmp(v, "4") && strcmp(v, "5"))) {
-			fprintf(stderr, "iobench: --terse-version: '%s' is not supported (3, 4 or 5)\n", v ? v : "");
-			return -1;
-		}
-		cfg->terse_version = (unsigned)(v[0] - '0');
-		return 1;
-	}
-	if (strcmp(key, "eta") == 0) {
-		const char *v = val ? val : next;
-		*consumed = !val && next;
-		if (!v || (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))) {
-			fprintf(stderr, "iobench: --eta: '%s' is not auto, always or never\n", v ? v : "");
-			return -1;
-		}
-		cfg->eta = !strcmp(v, "always") ? 1 : !strcmp(v, "never") ? -1 : 0;
-		return 1;
-	}
-	if (strcmp(key, "status-interval") == 0) {
-		const char *v = val ? val : next;
-		uint64_t us;
-		*consumed = !val && next;
-		if (!v || parse_time_us(v, 1000000, &us) || us < 1000) {
-			fprintf(stderr, "iobench: --status-interval: cannot parse '%s' as a time (1s, 500ms...)\n",
-				v ? v : "");
-			return -1;
-		}
-		cfg->status_interval_ms = us / 1000;
-		return 1;
-	}
-	if (strcmp(key, "sweep") == 0) {
-		const char *v = val ? val : next;
-		*consumed = !val && next;
-		return add_sweep(cfg, v) ? -1 : 1;
-	}
-	if (strcmp(key, "plot") == 0) {
-		cfg->plot_path = val ? val : next;
-		*consumed = !val && next;
-		if (!cfg->plot_path) {
-			fprintf(stderr, "iobench: --plot needs a file name (--plot=chart.svg)\n");
-			return -1;
-		}
-		return 1;
-	}
-	if (strcmp(key, "compare-threshold") == 0) {
-		const char *v = val ? val : next;
-		char *end;
-		*consumed = !val && next;
-		double t = v ? strtod(v, &end) : -1;
-		if (!v || end == v || *end || !(t >= 0 && isfinite(t))) { /* not NaN either */
-			fprintf(stderr, "iobench: --compare-threshold: '%s' is not a percentage\n", v ? v : "");
-			return -1;
-		}
-		cfg->compare_threshold = t;
-		return 1;
-	}
-	if (strcmp(key, "showcmd") == 0) {
-		cfg->showcmd = true;
-		return 1;
-	}
-	if (strcmp(key, "readonly") == 0 && !val) {
-		cfg->readonly = true;
-		return 1;
-	}
-	if (strcmp(key, "cmdhelp") == 0) {
-		if (options_print_help(out, val) < 0) {
-			fprintf(stderr, "iobench: --cmdhelp: no option '%s'\n", val);
-			return -1;
-		}
-		*exit_now = true;
-		return 1;
-	}
-	if (strcmp(key, "dump-options") == 0) {
-		/* For the docs: docs/options.md and the man page come from the table. */
-		if (val && !strcmp(val, "markdown"))
-			options_print_markdown(out);
-		else if (val && !strcmp(val, "man"))
-			options_print_man(out);
-		else {
-			fprintf(stderr, "iobench: --dump-options: markdown or man\n");
-			return -1;
-		}
-		*exit_now = true;
-		return 1;
-	}
-	if (strcmp(key, "section") == 0) {
-		if (!val) {
-			val = next;
-			*consumed = true;
-		}
-		if (!val) {
-			fprintf(stderr, "iobench: --section: needs a name\n");
-			return -1;
-		}
-		return 1; /* section_scan has it already */
-	}
-	bool is_fmt = strcmp(key, "output-format") == 0;
-	if (!is_fmt && strcmp(key, "output") != 0 && strcmp(key, "o") != 0)
-		return 0;
-	if (!val) {
-		if (!next) {
-			fprintf(stderr, "iobench: --%s needs a value\n", key);
-			return -1;
-		}
-		val = next;
-		*consumed = true;
-	}
-	if (is_fmt) {
-		cfg->formats_given = true;
-		return parse_formats(val, &cfg->formats) ? -1 : 1;
-	}
-	cfg->output_path = val;
-	return 1;
+	usage(c->out);
+	return FLAG_EXIT;
 }
 
+static int flag_version(const struct flag_call *c)
+{
+	fprintf(c->out, "iobench-%s\n", IOBENCH_VERSION);
+	return FLAG_EXIT;
+}
+
+static int flag_parse_only(const struct flag_call *c)
+{
+	c->cfg->parse_only = true;
+	return FLAG_NEXT;
+}
+
+static int flag_minimal(const struct flag_call *c)
+{
+	c->cfg->formats = FMT_TERSE;
+	return FLAG_NEXT;
+}
+
+static int flag_showcmd(const struct flag_call *c)
+{
+	c->cfg->showcmd = true;
+	return FLAG_NEXT;
+}
+
+static int flag_readonly(const struct flag_call *c)
+{
+	c->cfg->readonly = true;
+	return FLAG_NEXT;
+}
+
+static int flag_terse_version(const struct flag_call *c)
+{
+	const char *v = c->val;
+	if (!v || (strcmp(v, "3") && strcmp(v, "4") && strcmp(v, "5"))) {
+		fprintf(stderr, "iobench: --terse-version: '%s' is not supported (3, 4 or 5)\n", v ? v : "");
+		return -EINVAL;
+	}
+	c->cfg->terse_version = (unsigned)(v[0] - '0');
+	return FLAG_NEXT;
+}
+
+static int flag_eta(const struct flag_call *c)
+{
+	const char *v = c->val;
+	if (!v || (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))) {
+		fprintf(stderr, "iobench: --eta: '%s' is not auto, always or never\n", v ? v : "");
+		return -EINVAL;
+	}
+	c->cfg->eta = !strcmp(v, "always") ? 1 : !strcmp(v, "never") ? -1 : 0;
+	return FLAG_NEXT;
+}
+
+static int flag_status_interval(const struct flag_call *c)
+{
+	uint64_t us;
+	if (!c->val || parse_time_us(c->val, 1000000, &us) || us < 1000) {
+		fprintf(stderr, "iobench: --status-interval: cannot parse '%s' as a time (1s, 500ms...)\n",
+			c->val ? c->val : "");
+		return -EINVAL;
+	}
+	c->cfg->status_interval_ms = us / 1000;
+	return FLAG_NEXT;
+}
+
+static int flag_sweep(const struct flag_call *c)
+{
+	int ret = add_sweep(c->cfg, c->val);
+	return ret ? ret : FLAG_NEXT;
+}
+
+static int flag_plot(const struct flag_call *c)
+{
+	if (!c->val) {
+		fprintf(stderr, "iobench: --plot needs a file name (--plot=chart.svg)\n");
+		return -EINVAL;
+	}
+	c->cfg->plot_path = c->val;
+	return FLAG_NEXT;
+}
+
+static int flag_compare_threshold(const struct flag_call *c)
+{
+	const char *v = c->val;
+	char *end;
+	double t = v ? strtod(v, &end) : -1;
+	if (!v || end == v || *end || !(t >= 0 && isfinite(t))) { /* not NaN either */
+		fprintf(stderr, "iobench: --compare-threshold: '%s' is not a percentage\n", v ? v : "");
+		return -EINVAL;
+	}
+	c->cfg->compare_threshold = t;
+	return FLAG_NEXT;
+}
+
+static int flag_cmdhelp(const struct flag_call *c)
+{
+	if (options_print_help(c->out, c->val) < 0) {
+		fprintf(stderr, "iobench: --cmdhelp: no option '%s'\n", c->val);
+		return -ENOENT;
+	}
+	return FLAG_EXIT;
+}
+
+static int flag_enghelp(const struct flag_call *c)
+{
+	if (options_print_enghelp(c->out, c->val) < 0) {
+		fprintf(stderr, "iobench: --enghelp: no engine or engine option '%.*s%s' (iobench --enghelp lists the "
+				"engines)\n", SHOWN(c->val));
+		return -ENOENT;
+	}
+	return FLAG_EXIT;
+}
+
+/* For the docs: docs/options.md and the man page come from the tables. */
+static int flag_dump_options(const struct flag_call *c)
+{
+	if (c->val && !strcmp(c->val, "markdown"))
+		options_print_markdown(c->out);
+	else if (c->val && !strcmp(c->val, "man"))
+		options_print_man(c->out);
+	else {
+		fprintf(stderr, "iobench: --dump-options: markdown or man\n");
+		return -EINVAL;
+	}
+	return FLAG_EXIT;
+}
+
+static int flag_section(const struct flag_call *c)
+{
+	if (!c->val) {
+		fprintf(stderr, "iobench: --section: needs a name\n");
+		return -EINVAL;
+	}
+	return FLAG_NEXT; /* section_scan has it already */
+}
+
+static int flag_output(const struct flag_call *c)
+{
+	if (!c->val) {
+		fprintf(stderr, "iobench: --%s needs a value\n", c->key);
+		return -EINVAL;
+	}
+	c->cfg->output_path = c->val;
+	return FLAG_NEXT;
+}
+
+static int flag_output_format(const struct flag_call *c)
+{
+	if (!c->val) {
+		fprintf(stderr, "iobench: --%s needs a value\n", c->key);
+		return -EINVAL;
+	}
+	c->cfg->formats_given = true;
+	int ret = parse_formats(c->val, &c->cfg->formats);
+	return ret ? ret : FLAG_NEXT;
+}
+
+static int flag_merge(const struct flag_call *c)
+{
+	if (c->val || c->nargs < 1) {
+		fprintf(stderr, "iobench: --merge takes json+ files: --merge A.json B.json ...\n");
+		return -EINVAL;
+	}
+	c->cfg->merge = c->args;
+	c->cfg->nmerge = c->nargs;
+	return FLAG_RUN_NOW;
+}
+
+static int flag_compare(const struct flag_call *c)
+{
+	if (c->val || c->nargs < 2) {
+		fprintf(stderr, "iobench: --compare takes two JSON files: --compare BASE.json NEW.json\n");
+		return -EINVAL;
+	}
+	c->cfg->compare[0] = c->args[0];
+	c->cfg->compare[1] = c->args[1];
+	return FLAG_NEXT;
+}
+
+/* In --help's and the man page's order. */
+/* clang-format off */
+static const struct cli_flag cli_flags[] = {
+	{ "output", "o", FLAG_VALUE, "FILE", flag_output,
+	  "write the report to FILE instead of stdout" },
+	{ "output-format", NULL, FLAG_VALUE, "FMT", flag_output_format,
+	  "the report's format: normal, json, json+, terse, csv or html (comma-separated for several)" },
+	{ "minimal", NULL, FLAG_BARE, NULL, flag_minimal,
+	  "the terse format" },
+	{ "terse-version", NULL, FLAG_VALUE, "N", flag_terse_version,
+	  "the terse format's version: 3 (the default), 4 or 5" },
+	{ "eta", NULL, FLAG_VALUE, "WHEN", flag_eta,
+	  "the progress line on stderr: auto (a terminal), always, never" },
+	{ "status-interval", NULL, FLAG_VALUE, "T", flag_status_interval,
+	  "a full report every T (1s, 500ms...) while running" },
+	{ "parse-only", NULL, FLAG_BARE, NULL, flag_parse_only,
+	  "parse the options and job files, then exit" },
+	{ "showcmd", NULL, FLAG_BARE, NULL, flag_showcmd,
+	  "print the job files as one command line" },
+	{ "section", NULL, FLAG_VALUE, "NAME", flag_section,
+	  "run only this job section (repeatable)" },
+	{ "readonly", NULL, FLAG_BARE_ONLY, NULL, flag_readonly,
+	  "refuse every job that writes" },
+	{ "cmdhelp", NULL, FLAG_OPTIONAL, "OPTION", flag_cmdhelp,
+	  "help on one option, or a list of all" },
+	{ "enghelp", NULL, FLAG_OPTIONAL, "ENGINE[,OPTION]", flag_enghelp,
+	  "the engines, one engine's options, or one of them" },
+	{ "dump-options", NULL, FLAG_INLINE, "FMT", flag_dump_options,
+	  "the job options' docs: markdown or man (make docs)" },
+	{ "sweep", NULL, FLAG_VALUE, "OPT=V1,V2,...", flag_sweep,
+	  "run every combination of the swept values (repeatable)" },
+	{ "plot", NULL, FLAG_VALUE, "FILE.svg", flag_plot,
+	  "a chart: a sweep's bw and IOPS, or a run's clat percentiles" },
+	{ "merge", NULL, FLAG_REST, "A B ...", flag_merge,
+	  "merge the json+ results of several runs, percentiles from summed bins" },
+	{ "compare", NULL, FLAG_PAIR, "BASE NEW", flag_compare,
+	  "compare two JSON results (fio's or ours)" },
+	{ "compare-threshold", NULL, FLAG_VALUE, "P", flag_compare_threshold,
+	  "with --compare, exit 2 when IOPS or bw drop, or p99 rises, by more than P%" },
+	{ "version", "v", FLAG_BARE, NULL, flag_version,
+	  "print the version and exit" },
+	{ "help", "h", FLAG_BARE, NULL, flag_help,
+	  "print this text and exit" },
+};
+/* clang-format on */
+
+#define NFLAGS (sizeof(cli_flags) / sizeof(cli_flags[0]))
+
+static const struct cli_flag *flag_find(const char *key, const char *val)
+{
+	for (size_t i = 0; i < NFLAGS; i++) {
+		const struct cli_flag *f = &cli_flags[i];
+		if (!strcmp(key, f->name) || (f->alias && !strcmp(key, f->alias)))
+			return f->arg == FLAG_BARE_ONLY && val ? NULL : f;
+	}
+	return NULL;
+}
+
+/* Run flag f found at argv[*i]; *i moves past the arguments it took. */
+static int flag_run(const struct cli_flag *f, const char *key, const char *val, int argc, char **argv, int *i,
+		    struct run_cfg *cfg, FILE *out)
+{
+	struct flag_call c = {
+		.key = key, .val = val, .args = argv + *i + 1, .nargs = argc - *i - 1, .cfg = cfg, .out = out
+	};
+	if (f->arg == FLAG_BARE)
+		c.val = NULL;
+	if (f->arg == FLAG_VALUE && !val && c.nargs > 0) {
+		c.val = argv[*i + 1];
+		++*i;
+	}
+	int ret = f->handle(&c);
+	if (ret >= 0 && f->arg == FLAG_PAIR)
+		*i += 2;
+	return ret;
+}
+
+/* "-o, --output=FILE", "--cmdhelp[=OPTION]", "--merge A B ...": a flag as --help shows it. */
+static void flag_usage_name(const struct cli_flag *f, char *buf, size_t len)
+{
+	char alias[16] = "";
+	const char *syn = f->syntax ? f->syntax : "";
+	if (f->alias)
+		snprintf(alias, sizeof(alias), "-%s, ", f->alias);
+	if (f->arg == FLAG_OPTIONAL)
+		snprintf(buf, len, "%s--%s[=%s]", alias, f->name, syn);
+	else if (f->arg == FLAG_PAIR || f->arg == FLAG_REST)
+		snprintf(buf, len, "%s--%s %s", alias, f->name, syn);
+	else
+		snprintf(buf, len, "%s--%s%s%s", alias, f->name, f->syntax ? "=" : "", syn);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"iobench-%s: a fio-compatible storage benchmark\n"
+		"usage: iobench [options] [job file(s)]\n"
+		"  --name=NAME            start a job (options before the first --name are global)\n",
+		IOBENCH_VERSION);
+	for (size_t i = 0; i < NFLAGS; i++) {
+		char name[64];
+		flag_usage_name(&cli_flags[i], name, sizeof(name));
+		fprintf(out, "  %-22s %s\n", name, cli_flags[i].help);
+	}
+	fprintf(out, "Job options (fio's names and semantics), e.g.:\n"
+		     "  iobench --name=seq --rw=read --bs=1m --size=1g --ioengine=libaio --iodepth=32 --direct=1\n");
+	for (size_t i = 0; i < option_count; i++)
+		fprintf(out, "  --%-22s %s\n", option_table[i].name, option_table[i].help);
+}
+
+/* Text for roff: a backslash is printed as one, a line may not start with a control
+ * character, and a dash is a minus sign (names: every dash; prose: one that starts a
+ * word, as in "--name", not "comma-separated"). */
+static void man_text(FILE *out, const char *s, bool name)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (const char *p = s; *p; p++) {
+		if (*p == '\\')
+			fputs("\\e", out);
+		else if (*p == '-' && (name || p == s || !isalnum((unsigned char)p[-1])))
+			fputs("\\-", out);
+		else
+			fputc(*p, out);
+	}
+}
+
+void cli_print_man_flags(FILE *out)
+{
+	for (size_t i = 0; i < NFLAGS; i++) {
+		const struct cli_flag *f = &cli_flags[i];
+		fputs(".TP\n", out);
+		if (!f->syntax) {
+			fputs(".B \\-\\-", out);
+			man_text(out, f->name, true);
+		} else {
+			fputs(".BI \"\\-\\-", out);
+			man_text(out, f->name, true);
+			bool spaced = f->arg == FLAG_PAIR || f->arg == FLAG_REST;
+			fputs(f->arg == FLAG_OPTIONAL ? "[=\" \"" : spaced ? " \" \"" : "=\" \"", out);
+			man_text(out, f->syntax, false);
+			fputs(f->arg == FLAG_OPTIONAL ? "\" ]" : "\"", out);
+		}
+		fprintf(out, "\n%c", toupper((unsigned char)f->help[0]));
+		man_text(out, f->help + 1, false);
+		fputs(".", out);
+		if (f->alias) {
+			fputs(" Alias: \\fB\\-", out);
+			man_text(out, f->alias, true);
+			fputs("\\fR.", out);
+		}
+		fputs("\n", out);
+	}
+}
 /* Keywords and arithmetic in a value ("(2*$ncpus)g"); the option name as it was given. */
 static int job_option(const char *key, const struct option_def *def, const char *val,
 		      struct run_cfg *cfg, struct job *job)
@@ -307,6 +513,35 @@ static int section_scan(int argc, char **argv, struct run_cfg *cfg)
 	return 0;
 }
 
+/* A job option on the command line: --name starts a job; before the first, global. */
+static int job_arg(const char *key, const char *val, int argc, char **argv, int *i, struct run_cfg *cfg,
+		   struct job **job, unsigned nfiles)
+{
+	const struct option_def *def = option_find(key);
+	if (!def) {
+		fprintf(stderr, "iobench: unrecognized option '--%.*s%s'\n", SHOWN(key));
+		return -EINVAL;
+	}
+	if (!val && !option_is_flag(def)) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "iobench: option '--%s' needs a value\n", key);
+			return -EINVAL;
+		}
+		val = argv[++*i];
+	}
+	if (strcmp(def->name, "name") == 0) {
+		if (cfg->njobs >= MAX_JOBS) {
+			fprintf(stderr, "iobench: --name: too many jobs (%d at most)\n", MAX_JOBS);
+			return -E2BIG;
+		}
+		*job = run_cfg_add_job(cfg);
+		if (!*job)
+			return -ENOMEM;
+		(*job)->file_index = nfiles;
+	}
+	return job_option(key, def, val, cfg, *job);
+}
+
 enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 {
 	struct job *job = NULL;
@@ -337,60 +572,15 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 		memcpy(key, name, klen);
 		key[klen] = '\0';
 		const char *val = eq ? eq + 1 : NULL;
-		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-		bool exit_now = false, consumed = false;
-		int p = program_option(key, val, next, cfg, out, &exit_now, &consumed);
-		if (p < 0)
+		const struct cli_flag *flag = flag_find(key, val);
+		int ret = flag ? flag_run(flag, key, val, argc, argv, &i, cfg, out)
+			       : job_arg(key, val, argc, argv, &i, cfg, &job, nfiles);
+		if (ret < 0)
 			return CLI_ERROR;
-		if (consumed)
-			i++;
-		if (exit_now)
+		if (ret == FLAG_EXIT)
 			return CLI_EXIT_OK;
-		if (p == 0 && !strcmp(key, "merge")) { /* --merge A.json B.json ...: the rest */
-			if (val || i + 1 >= argc) {
-				fprintf(stderr, "iobench: --merge takes json+ files: --merge A.json B.json ...\n");
-				return CLI_ERROR;
-			}
-			cfg->merge = argv + i + 1;
-			cfg->nmerge = argc - i - 1;
+		if (ret == FLAG_RUN_NOW)
 			return CLI_RUN;
-		}
-		if (p == 0 && !strcmp(key, "compare")) { /* --compare BASE.json NEW.json */
-			if (val || i + 2 >= argc) {
-				fprintf(stderr, "iobench: --compare takes two JSON files: --compare BASE.json NEW.json\n");
-				return CLI_ERROR;
-			}
-			cfg->compare[0] = argv[++i];
-			cfg->compare[1] = argv[++i];
-			continue;
-		}
-		if (p > 0)
-			continue;
-		const struct option_def *def = option_find(key);
-		if (!def) {
-			fprintf(stderr, "iobench: unrecognized option '--%.*s%s'\n", SHOWN(key));
-			return CLI_ERROR;
-		}
-		if (!val && !option_is_flag(def)) {
-			if (!next) {
-				fprintf(stderr, "iobench: option '--%s' needs a value\n", key);
-				return CLI_ERROR;
-			}
-			val = next;
-			i++;
-		}
-		if (strcmp(def->name, "name") == 0) {
-			if (cfg->njobs >= MAX_JOBS) {
-				fprintf(stderr, "iobench: --name: too many jobs (%d at most)\n", MAX_JOBS);
-				return CLI_ERROR;
-			}
-			job = run_cfg_add_job(cfg);
-			if (!job)
-				return CLI_ERROR;
-			job->file_index = nfiles;
-		}
-		if (job_option(key, def, val, cfg, job))
-			return CLI_ERROR;
 	}
 	return CLI_RUN;
 }

@@ -25,4 +25,8 @@ int jobfile_parse_buffer(const char *data, size_t len, const char *label, struct
 /* --showcmd: the job files as one command line. */
 void cli_print_showcmd(FILE *out, const struct run_cfg *cfg);
 
+/* The man page's PROGRAM OPTIONS entries (.TP paragraphs), from the table of the
+ * program's flags that --help and the parser use. */
+void cli_print_man_flags(FILE *out);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/cli.h"
 #include "core/engine.h"
 #include "core/parse.h"
 
@@ -366,15 +367,9 @@ void options_print_man(FILE *out)
 		     ".SH DESCRIPTION\n"
 		     "iobench takes fio's command lines and job files and prints fio's output formats.\n"
 		     "Options before the first \\fB\\-\\-name\\fR are global; each \\fB\\-\\-name\\fR starts a job.\n"
-		     ".SH PROGRAM OPTIONS\n"
-		     ".TP\n.BI \\-\\-output= file\nWrite the report to \\fIfile\\fR.\n"
-		     ".TP\n.BI \\-\\-output\\-format= fmt\nnormal, json or json+, comma-separated for several.\n"
-		     ".TP\n.B \\-\\-parse\\-only\nParse the options and job files, then exit.\n"
-		     ".TP\n.B \\-\\-showcmd\nPrint the job files as one command line.\n"
-		     ".TP\n.BI \\-\\-section= name\nRun only this job section (repeatable).\n"
-		     ".TP\n.B \\-\\-readonly\nRefuse every job that writes.\n"
-		     ".TP\n.BI \\-\\-cmdhelp[= option]\nHelp on one job option, or a list of all.\n"
-		     ".SH JOB OPTIONS\n", IOBENCH_VERSION);
+		     ".SH PROGRAM OPTIONS\n", IOBENCH_VERSION);
+	cli_print_man_flags(out);
+	fprintf(out, ".SH JOB OPTIONS\n");
 	for (size_t i = 0; i < option_count; i++) {
 		const struct option_def *d = &option_table[i];
 		fprintf(out, ".TP\n.BI %s \"\\fR=\\fP%s\"\n%s.", d->name, value_text(d, words, sizeof(words)), d->help);
