@@ -146,6 +146,9 @@ check: build-deps
 	@case " $$MAKEFLAGS " in *" -j"*) j= ;; *) j=-j$$(nproc 2>/dev/null || echo 2) ;; esac; \
 		$(MAKE) --no-print-directory $$j all unit-bins
 	@$(MAKE) --no-print-directory unit
+	@if command -v python3 >/dev/null 2>&1; then python3 tests/tools/arch_check.py && \
+		echo "ok - the arrows of docs/architecture.md (no circles, report/ and engines/ doors, functions <= 80 lines)"; \
+	else echo "ok - architecture check # SKIP python3 is not installed"; fi
 
 # `make unit`: the cmocka binaries, one line each, a failing one's output above its line;
 # then "N passed, N failed" over their tests.

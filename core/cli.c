@@ -249,7 +249,7 @@ static int flag_dump_options(const struct flag_call *c)
 	if (c->val && !strcmp(c->val, "markdown"))
 		options_print_markdown(c->out);
 	else if (c->val && !strcmp(c->val, "man"))
-		options_print_man(c->out);
+		cli_print_man(c->out);
 	else {
 		fprintf(stderr, "iobench: --dump-options: markdown or man\n");
 		return -EINVAL;
@@ -436,7 +436,7 @@ static void man_text(FILE *out, const char *s, bool name)
 	}
 }
 
-void cli_print_man_flags(FILE *out)
+static void man_flags(FILE *out)
 {
 	for (size_t i = 0; i < NFLAGS; i++) {
 		const struct cli_flag *f = &cli_flags[i];
@@ -462,6 +462,21 @@ void cli_print_man_flags(FILE *out)
 		}
 		fputs("\n", out);
 	}
+}
+
+void cli_print_man(FILE *out)
+{
+	fprintf(out, ".TH IOBENCH 1 \"\" \"iobench %s\" \"User Commands\"\n"
+		     ".SH NAME\niobench \\- a fio-compatible storage benchmark\n"
+		     ".SH SYNOPSIS\n.B iobench\n[\\fIoptions\\fR] [\\fIjobfile\\fR]...\n"
+		     ".SH DESCRIPTION\n"
+		     "iobench takes fio's command lines and job files and prints fio's output formats.\n"
+		     "Options before the first \\fB\\-\\-name\\fR are global; each \\fB\\-\\-name\\fR starts a job.\n"
+		     ".SH PROGRAM OPTIONS\n", IOBENCH_VERSION);
+	man_flags(out);
+	fprintf(out, ".SH JOB OPTIONS\n");
+	options_print_man_jobs(out);
+	fprintf(out, ".SH SEE ALSO\n.BR fio (1)\n");
 }
 /* Keywords and arithmetic in a value ("(2*$ncpus)g"); the option name as it was given. */
 static int job_option(const char *key, const struct option_def *def, const char *val,

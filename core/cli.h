@@ -27,6 +27,7 @@ void cli_print_showcmd(FILE *out, const struct run_cfg *cfg);
 
 /* The man page's PROGRAM OPTIONS entries (.TP paragraphs), from the table of the
  * program's flags that --help and the parser use. */
-void cli_print_man_flags(FILE *out);
+/* The man page (docs/iobench.1): the flags from the table, the job options from theirs. */
+void cli_print_man(FILE *out);
 
 #endif

@@ -5,6 +5,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "core/files.h"
+
+void engine_make_parents(const char *path)
+{
+	files_make_parents(path);
+}
+
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx)
 {
 	return ops->init ? ops->init(ctx) : 0;

@@ -94,6 +94,9 @@ const struct engine_ops *engine_by_index(size_t i);
 /* "psync, sync, ...": every engine's name, into buf; returns buf. */
 const char *engine_names(char *buf, size_t len);
 
+/* For engines that make files (filecreate, dircreate): mkdir -p the directories above path. */
+void engine_make_parents(const char *path);
+
 /* Wrappers: fill defaults for hooks an engine leaves NULL. */
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx);
 void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx);

@@ -65,7 +65,6 @@ enum fadvise_mode { FADV_NONE, FADV_AUTO, FADV_SEQUENTIAL, FADV_RANDOM };
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
-enum stat_type { STAT_STAT, STAT_LSTAT, STAT_STATX };
 enum clocksource { CLK_AUTO, CLK_GETTIMEOFDAY, CLK_CLOCK_GETTIME, CLK_CPU };
 /* continue_on_error kinds */
 enum { CONT_READ = 1, CONT_WRITE = 2, CONT_VERIFY = 4, CONT_ALL = 7 };

@@ -212,6 +212,45 @@ static int output_is_input(const struct run_ctx *rc, const char *path, const cha
 	return 0;
 }
 
+/* The report of one run (or of one sweep point) in the chosen formats. 0, or 1 when a part
+ * of it could not be made. */
+static int report_run(const struct run_cfg *cfg, FILE *out, const struct sweep_point *sp, struct run_ctx *rc,
+		      const char *cmdline)
+{
+	int rep_err = 0;
+	bool normal = cfg->formats & FMT_NORMAL;
+	if (sp && sp->col) {
+		collect_point(sp->col, sp, &rc->results);
+		if (sp->col->csvf)
+			report_csv_sweep(sp->col->csvf, &rc->results, sp->index == 0, cfg->nsweeps,
+					 (const char *const *)cfg->sweep_names, sp->values);
+	}
+	if (!sp && cfg->plot_path)
+		rep_err |= write_plot(cfg->plot_path, NULL, &rc->results);
+	if (cfg->formats == FMT_HTML) {
+		if (!sp) { /* a sweep's page comes at its end */
+			html_begin(out, cmdline);
+			html_run(out, &rc->results);
+			html_end(out);
+		}
+	} else if (sp && (cfg->formats & (FMT_JSON | FMT_JSON_PLUS))) { /* a member of the sweep document */
+		fprintf(out, "%s    {\n      \"values\" : {", sp->index ? ",\n" : "");
+		for (unsigned k = 0; k < cfg->nsweeps; k++)
+			fprintf(out, "%s \"%s\" : \"%s\"", k ? "," : "", cfg->sweeps[k].name, sp->values[k]);
+		fprintf(out, " },\n      \"result\" : ");
+		rep_err |= report_json(out, &rc->results, (cfg->formats & FMT_JSON_PLUS) != 0);
+		fprintf(out, "    }");
+	} else if (sp && (cfg->formats & FMT_CSV)) {
+		report_csv_sweep(out, &rc->results, sp->index == 0, cfg->nsweeps, (const char *const *)cfg->sweep_names,
+				 sp->values);
+		if (normal)
+			report_normal(out, &rc->results);
+	} else {
+		rep_err |= report_all(out, rc);
+	}
+	return rep_err ? 1 : 0;
+}
+
 /* Prepare, run and report one configuration. Returns the exit status it deserves. */
 static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_point *sp, int *signal_out,
 		    const char *cmdline, bool *reported)
@@ -270,37 +309,8 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 		status = sig ? 128 + sig : run_err ? 1 : 0;
 		goto out;
 	}
-	int rep_err = 0;
 	*reported = true;
-	if (sp && sp->col) {
-		collect_point(sp->col, sp, &rc.results);
-		if (sp->col->csvf)
-			report_csv_sweep(sp->col->csvf, &rc.results, sp->index == 0, cfg->nsweeps,
-					 (const char *const *)cfg->sweep_names, sp->values);
-	}
-	if (!sp && cfg->plot_path)
-		rep_err |= write_plot(cfg->plot_path, NULL, &rc.results);
-	if (cfg->formats == FMT_HTML) {
-		if (!sp) { /* a sweep's page comes at its end */
-			html_begin(out, cmdline);
-			html_run(out, &rc.results);
-			html_end(out);
-		}
-	} else if (sp && (cfg->formats & (FMT_JSON | FMT_JSON_PLUS))) { /* a member of the sweep document */
-		fprintf(out, "%s    {\n      \"values\" : {", sp->index ? ",\n" : "");
-		for (unsigned k = 0; k < cfg->nsweeps; k++)
-			fprintf(out, "%s \"%s\" : \"%s\"", k ? "," : "", cfg->sweeps[k].name, sp->values[k]);
-		fprintf(out, " },\n      \"result\" : ");
-		rep_err |= report_json(out, &rc.results, (cfg->formats & FMT_JSON_PLUS) != 0);
-		fprintf(out, "    }");
-	} else if (sp && (cfg->formats & FMT_CSV)) {
-		report_csv_sweep(out, &rc.results, sp->index == 0, cfg->nsweeps, (const char *const *)cfg->sweep_names,
-				 sp->values);
-		if (normal)
-			report_normal(out, &rc.results);
-	} else {
-		rep_err |= report_all(out, &rc);
-	}
+	int rep_err = report_run(cfg, out, sp, &rc, cmdline);
 	/* Exit status: 0 all done; 1 an error (bad input, I/O error, a job failed);
 	 * 128 + N when signal N stopped the run (results so far are printed). */
 	int sig = atomic_load(&rc.interrupted);

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/cli.h"
 #include "core/engine.h"
 #include "core/parse.h"
 
@@ -358,18 +357,9 @@ void options_print_markdown(FILE *out)
 	}
 }
 
-void options_print_man(FILE *out)
+void options_print_man_jobs(FILE *out)
 {
 	char words[512];
-	fprintf(out, ".TH IOBENCH 1 \"\" \"iobench %s\" \"User Commands\"\n"
-		     ".SH NAME\niobench \\- a fio-compatible storage benchmark\n"
-		     ".SH SYNOPSIS\n.B iobench\n[\\fIoptions\\fR] [\\fIjobfile\\fR]...\n"
-		     ".SH DESCRIPTION\n"
-		     "iobench takes fio's command lines and job files and prints fio's output formats.\n"
-		     "Options before the first \\fB\\-\\-name\\fR are global; each \\fB\\-\\-name\\fR starts a job.\n"
-		     ".SH PROGRAM OPTIONS\n", IOBENCH_VERSION);
-	cli_print_man_flags(out);
-	fprintf(out, ".SH JOB OPTIONS\n");
 	for (size_t i = 0; i < option_count; i++) {
 		const struct option_def *d = &option_table[i];
 		fprintf(out, ".TP\n.BI %s \"\\fR=\\fP%s\"\n%s.", d->name, value_text(d, words, sizeof(words)), d->help);
@@ -388,5 +378,4 @@ void options_print_man(FILE *out)
 				fprintf(out, " Default: %s.", d->def);
 			fprintf(out, "\n");
 		}
-	fprintf(out, ".SH SEE ALSO\n.BR fio (1)\n");
 }

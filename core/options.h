@@ -83,7 +83,8 @@ int options_print_help(FILE *out, const char *name);
 int options_print_enghelp(FILE *out, const char *arg);
 /* docs/options.md and the man page's OPTIONS section. */
 void options_print_markdown(FILE *out);
-void options_print_man(FILE *out);
+/* The man page's JOB OPTIONS entries (core/cli.c writes the page around them). */
+void options_print_man_jobs(FILE *out);
 
 /* Custom parsers (core/option_parse.c). */
 int opt_parse_bs(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);

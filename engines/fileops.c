@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "core/engine.h"
-#include "core/files.h"
 
 enum fileop { OP_FILECREATE, OP_FILESTAT, OP_FILEDELETE, OP_DIRCREATE, OP_DIRSTAT, OP_DIRDELETE };
 
@@ -20,6 +19,8 @@ struct fileops_data {
 	bool *done;
 	unsigned n, cap;
 };
+
+enum stat_type { STAT_STAT, STAT_LSTAT, STAT_STATX };
 
 struct fileops_opts {
 	unsigned stat_type; /* filestat, dirstat: which stat call */
@@ -49,7 +50,7 @@ static int remember(struct engine_ctx *ctx, const char *path, bool parents, int 
 		return -ENOMEM;
 	d->done[d->n++] = false;
 	if (parents)
-		files_make_parents(path);
+		engine_make_parents(path);
 	*fd = -1;
 	return 0;
 }
