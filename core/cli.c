@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,8 +120,9 @@ struct cli_flag {
 	const char *alias; /* another name ("h": -h, --h), or NULL */
 	enum flag_arg arg;
 	const char *syntax; /* the value in --help and the man page: FILE, OPT=V1,V2,... */
-	int (*handle)(const struct flag_call *c);
+	int (*handle)(const struct flag_call *c); /* NULL: the flag sets the bool at sets */
 	const char *help; /* lowercase, no final period: "write the report to FILE" */
+	size_t sets;      /* without a handler: offsetof(struct run_cfg, the bool it sets) */
 };
 
 static void usage(FILE *out);
@@ -137,27 +139,9 @@ static int flag_version(const struct flag_call *c)
 	return FLAG_EXIT;
 }
 
-static int flag_parse_only(const struct flag_call *c)
-{
-	c->cfg->parse_only = true;
-	return FLAG_NEXT;
-}
-
 static int flag_minimal(const struct flag_call *c)
 {
 	c->cfg->formats = FMT_TERSE;
-	return FLAG_NEXT;
-}
-
-static int flag_showcmd(const struct flag_call *c)
-{
-	c->cfg->showcmd = true;
-	return FLAG_NEXT;
-}
-
-static int flag_readonly(const struct flag_call *c)
-{
-	c->cfg->readonly = true;
 	return FLAG_NEXT;
 }
 
@@ -313,45 +297,45 @@ static int flag_compare(const struct flag_call *c)
 /* clang-format off */
 static const struct cli_flag cli_flags[] = {
 	{ "output", "o", FLAG_VALUE, "FILE", flag_output,
-	  "write the report to FILE instead of stdout" },
+	  "write the report to FILE instead of stdout", 0 },
 	{ "output-format", NULL, FLAG_VALUE, "FMT", flag_output_format,
-	  "the report's format: normal, json, json+, terse, csv or html (comma-separated for several)" },
+	  "the report's format: normal, json, json+, terse, csv or html (comma-separated for several)", 0 },
 	{ "minimal", NULL, FLAG_BARE, NULL, flag_minimal,
-	  "the terse format" },
+	  "the terse format", 0 },
 	{ "terse-version", NULL, FLAG_VALUE, "N", flag_terse_version,
-	  "the terse format's version: 3 (the default), 4 or 5" },
+	  "the terse format's version: 3 (the default), 4 or 5", 0 },
 	{ "eta", NULL, FLAG_VALUE, "WHEN", flag_eta,
-	  "the progress line on stderr: auto (a terminal), always, never" },
+	  "the progress line on stderr: auto (a terminal), always, never", 0 },
 	{ "status-interval", NULL, FLAG_VALUE, "T", flag_status_interval,
-	  "a full report every T (1s, 500ms...) while running" },
-	{ "parse-only", NULL, FLAG_BARE, NULL, flag_parse_only,
-	  "parse the options and job files, then exit" },
-	{ "showcmd", NULL, FLAG_BARE, NULL, flag_showcmd,
-	  "print the job files as one command line" },
+	  "a full report every T (1s, 500ms...) while running", 0 },
+	{ "parse-only", NULL, FLAG_BARE, NULL, NULL,
+	  "parse the options and job files, then exit", offsetof(struct run_cfg, parse_only) },
+	{ "showcmd", NULL, FLAG_BARE, NULL, NULL,
+	  "print the job files as one command line", offsetof(struct run_cfg, showcmd) },
 	{ "section", NULL, FLAG_VALUE, "NAME", flag_section,
-	  "run only this job section (repeatable)" },
-	{ "readonly", NULL, FLAG_BARE_ONLY, NULL, flag_readonly,
-	  "refuse every job that writes" },
+	  "run only this job section (repeatable)", 0 },
+	{ "readonly", NULL, FLAG_BARE_ONLY, NULL, NULL,
+	  "refuse every job that writes", offsetof(struct run_cfg, readonly) },
 	{ "cmdhelp", NULL, FLAG_OPTIONAL, "OPTION", flag_cmdhelp,
-	  "help on one option, or a list of all" },
+	  "help on one option, or a list of all", 0 },
 	{ "enghelp", NULL, FLAG_OPTIONAL, "ENGINE[,OPTION]", flag_enghelp,
-	  "the engines, one engine's options, or one of them" },
+	  "the engines, one engine's options, or one of them", 0 },
 	{ "dump-options", NULL, FLAG_INLINE, "FMT", flag_dump_options,
-	  "the job options' docs: markdown or man (make docs)" },
+	  "the job options' docs: markdown or man (make docs)", 0 },
 	{ "sweep", NULL, FLAG_VALUE, "OPT=V1,V2,...", flag_sweep,
-	  "run every combination of the swept values (repeatable)" },
+	  "run every combination of the swept values (repeatable)", 0 },
 	{ "plot", NULL, FLAG_VALUE, "FILE.svg", flag_plot,
-	  "a chart: a sweep's bw and IOPS, or a run's clat percentiles" },
+	  "a chart: a sweep's bw and IOPS, or a run's clat percentiles", 0 },
 	{ "merge", NULL, FLAG_REST, "A B ...", flag_merge,
-	  "merge the json+ results of several runs, percentiles from summed bins" },
+	  "merge the json+ results of several runs, percentiles from summed bins", 0 },
 	{ "compare", NULL, FLAG_PAIR, "BASE NEW", flag_compare,
-	  "compare two JSON results (fio's or ours)" },
+	  "compare two JSON results (fio's or ours)", 0 },
 	{ "compare-threshold", NULL, FLAG_VALUE, "P", flag_compare_threshold,
-	  "with --compare, exit 2 when IOPS or bw drop, or p99 rises, by more than P%" },
+	  "with --compare, exit 2 when IOPS or bw drop, or p99 rises, by more than P%", 0 },
 	{ "version", "v", FLAG_BARE, NULL, flag_version,
-	  "print the version and exit" },
+	  "print the version and exit", 0 },
 	{ "help", "h", FLAG_BARE, NULL, flag_help,
-	  "print this text and exit" },
+	  "print this text and exit", 0 },
 };
 /* clang-format on */
 
@@ -379,6 +363,10 @@ static int flag_run(const struct cli_flag *f, const char *key, const char *val, 
 	if (f->arg == FLAG_VALUE && !val && c.nargs > 0) {
 		c.val = argv[*i + 1];
 		++*i;
+	}
+	if (!f->handle) { /* --parse-only, --showcmd, --readonly */
+		*(bool *)((char *)cfg + f->sets) = true;
+		return FLAG_NEXT;
 	}
 	int ret = f->handle(&c);
 	if (ret >= 0 && f->arg == FLAG_PAIR)

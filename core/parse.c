@@ -78,7 +78,8 @@ static int size_suffix(const char *suf, unsigned kb_base, uint64_t *mult)
 	return 0;
 }
 
-int parse_size(const char *s, unsigned kb_base, uint64_t *out)
+/* The number a value starts with (after white space), and where it ends. */
+static int leading_u64(const char *s, int base, uint64_t *v, char **end)
 {
 	if (!s)
 		return -EINVAL;
@@ -86,10 +87,17 @@ int parse_size(const char *s, unsigned kb_base, uint64_t *out)
 	if (!isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
+	*v = strtoull(s, end, base ? base : number_base(s));
+	return errno == ERANGE ? -ERANGE : 0;
+}
+
+int parse_size(const char *s, unsigned kb_base, uint64_t *out)
+{
 	char *end;
-	uint64_t whole = strtoull(s, &end, number_base(s));
-	if (errno == ERANGE)
-		return -ERANGE;
+	uint64_t whole;
+	int lead = leading_u64(s, 0, &whole, &end);
+	if (lead)
+		return lead;
 	uint64_t frac_num = 0, frac_den = 1;
 	if (*end == '.' && isdigit((unsigned char)end[1])) {
 		end++;
@@ -128,16 +136,11 @@ int parse_time_us(const char *s, uint64_t default_unit_us, uint64_t *out_us)
 		{ "h", 3600000000ULL }, { "hour", 3600000000ULL }, { "d", 86400000000ULL },
 		{ "day", 86400000000ULL },
 	};
-	if (!s)
-		return -EINVAL;
-	s = skip_space(s);
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
 	char *end;
-	uint64_t v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	uint64_t v;
+	int lead = leading_u64(s, 10, &v, &end);
+	if (lead)
+		return lead;
 	uint64_t unit = default_unit_us;
 	if (!only_space(end)) {
 		size_t len = strlen(end);

@@ -20,6 +20,7 @@
 
 #include "core/files.h"
 #include "core/job.h"
+#include "job_args.h"
 
 #define KiB 1024ULL
 #define MiB (1024 * KiB)
@@ -50,15 +51,8 @@ static int plan_job(struct file_plan *plan, unsigned clone, bool no_file, const 
 	struct opt_list none = { 0 };
 	va_list ap;
 	assert_non_null(job);
-	assert_int_equal(opt_list_add(&job->given, "name", "j", NULL, 0), 0);
 	va_start(ap, first);
-	for (const char *kv = first; kv; kv = va_arg(ap, const char *)) {
-		char key[64];
-		const char *eq = strchr(kv, '=');
-		assert_non_null(eq);
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
-		assert_int_equal(opt_list_add(&job->given, key, eq + 1, NULL, 0), 0);
-	}
+	job_args_add(job, "j", first, ap);
 	va_end(ap);
 
 	FILE *err = tmpfile();

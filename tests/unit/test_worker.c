@@ -17,6 +17,7 @@
 #include "core/engine.h"
 #include "core/job.h"
 #include "core/worker_int.h"
+#include "job_args.h"
 
 #define KiB 1024ULL
 #define MiB (1024 * KiB)
@@ -28,15 +29,8 @@ static struct job *job_of(const char *first, ...)
 	struct opt_list none = { 0 };
 	va_list ap;
 	assert_non_null(job);
-	assert_int_equal(opt_list_add(&job->given, "name", "w", NULL, 0), 0);
 	va_start(ap, first);
-	for (const char *kv = first; kv; kv = va_arg(ap, const char *)) {
-		char key[64];
-		const char *eq = strchr(kv, '=');
-		assert_non_null(eq);
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
-		assert_int_equal(opt_list_add(&job->given, key, eq + 1, NULL, 0), 0);
-	}
+	job_args_add(job, "w", first, ap);
 	va_end(ap);
 	assert_int_equal(job_resolve(job, &none), 0);
 	return job;
