@@ -403,8 +403,9 @@ static void usage(FILE *out)
 	}
 	fprintf(out, "Job options (fio's names and semantics), e.g.:\n"
 		     "  iobench --name=seq --rw=read --bs=1m --size=1g --ioengine=libaio --iodepth=32 --direct=1\n");
-	for (size_t i = 0; i < option_count; i++)
-		fprintf(out, "  --%-22s %s\n", option_table[i].name, option_table[i].help);
+	struct option_iter it;
+	FOR_EACH_CORE_OPTION(it, d)
+		fprintf(out, "  --%-22s %s\n", d->name, d->help);
 }
 
 /* Text for roff: a backslash is printed as one, a line may not start with a control

@@ -389,5 +389,12 @@ const struct option_def option_table[] = {
 	NOT("replay_redirect", "Replay onto another device"),
 	NOT("read_iolog", "Replay an I/O log"),
 	NOT("write_iolog", "Record an I/O log"),
+	{ NULL },
 };
-const size_t option_count = sizeof(option_table) / sizeof(option_table[0]);
+
+/* The core's tables, in --cmdhelp's order: this one, then one per area (each in its own
+ * file, so that areas grow apart). */
+const struct option_def *const option_tables[] = {
+	option_table,
+	NULL,
+};

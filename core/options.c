@@ -18,11 +18,10 @@ const struct option_def *option_find_in(const struct option_def *table, const ch
 
 const struct option_def *option_find_core(const char *name)
 {
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_def *d = &option_table[i];
+	struct option_iter it;
+	FOR_EACH_CORE_OPTION(it, d)
 		if (strcmp(d->name, name) == 0 || (d->alias && strcmp(d->alias, name) == 0))
 			return d;
-	}
 	return NULL;
 }
 
@@ -174,8 +173,9 @@ void options_defaults(struct job_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->kb_base = 1024;
-	for (size_t i = 0; i < option_count; i++)
-		default_one(o, o, &option_table[i]);
+	struct option_iter it;
+	FOR_EACH_CORE_OPTION(it, d)
+		default_one(o, o, d);
 	o->dist.center = -1.0;
 	static const double def_pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 	o->npct = sizeof(def_pct) / sizeof(def_pct[0]);
@@ -266,7 +266,8 @@ static void list_table(FILE *out, const struct option_def *t, size_t n, const ch
 int options_print_help(FILE *out, const char *name)
 {
 	if (!name || !strcmp(name, "all")) {
-		list_table(out, option_table, option_count, NULL);
+		for (const struct option_def *const *t = option_tables; *t; t++)
+			list_table(out, *t, SIZE_MAX, NULL);
 		const struct engine_ops *e;
 		for (size_t i = 0; (e = engine_by_index(i)); i++) {
 			char heading[96];
@@ -341,8 +342,8 @@ void options_print_markdown(FILE *out)
 		     "and semantics.\nOptions marked *not supported yet* are fio options that iobench parses "
 		     "(so `--parse-only` accepts the job file) but refuses to run. Each engine's own options "
 		     "follow the core's (`iobench --enghelp=ENGINE`).\n");
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_def *d = &option_table[i];
+	struct option_iter it;
+	FOR_EACH_CORE_OPTION(it, d) {
 		if (!cat || strcmp(cat, d->category) != 0)
 			fprintf(out, "\n## %s\n\n%s", cat = d->category, head);
 		md_row(out, d);
@@ -360,8 +361,8 @@ void options_print_markdown(FILE *out)
 void options_print_man_jobs(FILE *out)
 {
 	char words[512];
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_def *d = &option_table[i];
+	struct option_iter it;
+	FOR_EACH_CORE_OPTION(it, d) {
 		fprintf(out, ".TP\n.BI %s \"\\fR=\\fP%s\"\n%s.", d->name, value_text(d, words, sizeof(words)), d->help);
 		if (d->def)
 			fprintf(out, " Default: %s.", d->def);

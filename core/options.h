@@ -52,9 +52,25 @@ struct option_def {
 	const char *help;
 };
 
-/* The core's table (core/option_table.c). */
+/* The core's tables (listed in core/option_table.c), each ended by { NULL }. */
 extern const struct option_def option_table[];
-extern const size_t option_count;
+extern const struct option_def *const option_tables[];
+/* Every row of the core's tables, in order: for (d = ...; d; d = option_core_next(&it, d)). */
+struct option_iter {
+	const struct option_def *const *table;
+};
+static inline const struct option_def *option_core_first(struct option_iter *it)
+{
+	it->table = option_tables;
+	return option_tables[0];
+}
+static inline const struct option_def *option_core_next(struct option_iter *it, const struct option_def *d)
+{
+	if ((++d)->name)
+		return d;
+	return *++it->table;
+}
+#define FOR_EACH_CORE_OPTION(it, d) for (const struct option_def *d = option_core_first(&(it)); d; d = option_core_next(&(it), d))
 
 /* An option by name or alias: the core's, else the first engine's that has one. */
 const struct option_def *option_find(const char *name);
