@@ -90,7 +90,7 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: static mpi bench test-gluster test-image all run test check unit unit-bins integration build-deps deps test-deps \
+.PHONY: static mpi bench test-gluster test-image test-container all run test check unit unit-bins integration build-deps deps test-deps \
 	clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
@@ -205,6 +205,14 @@ bench: test-deps
 test-image:
 	@$(DEPS) debootstrap file git
 	@/usr/bin/python3 tests/image/run.py
+
+# `make test-container`: the Dockerfile built and run with podman (runc) as a restricted pod
+# would run it (read-only root, no capabilities, non-root, CPU and memory limits, a loop ext4
+# as the PVC, the default seccomp profile); about 3 minutes; not part of `make test`.
+test-container:
+	@$(DEPS) podman runc debootstrap jq e2fsprogs
+	@$(MAKE) --no-print-directory all
+	@SUITE=container sh tests/run.sh
 
 # `make test-gluster`: a single-node GlusterFS volume (Debian's glusterfs-server) on a loop
 # xfs brick, FUSE-mounted in private namespaces; host-vs-pod read and file-operation jobs on

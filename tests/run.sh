@@ -2,7 +2,8 @@
 # Runs every test and ends with one summary line: "N passed, N failed[, N skipped]".
 # Unit tests are cmocka binaries (arguments), run with TAP output; integration tests are
 # tests/integration/t_*.sh, which print TAP-style lines through tests/lib.sh.
-# TESTS=pattern runs only the integration scripts whose name contains it.
+# TESTS=pattern runs only the integration scripts whose name contains it; SUITE=container
+# runs tests/container/t_*.sh instead (make test-container).
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT INT TERM
@@ -27,7 +28,7 @@ run_one() { # name, command...
 for bin in "$@"; do
 	CMOCKA_MESSAGE_OUTPUT=TAP run_one "$(basename "$bin")" "$bin"
 done
-for t in "$top"/tests/integration/t_*.sh; do
+for t in "$top"/tests/${SUITE:-integration}/t_*.sh; do
 	case "$t" in *"${TESTS:-}"*) ;; *) continue ;; esac
 	run_one "$(basename "$t")" sh "$t"
 done
