@@ -85,9 +85,10 @@ static int alloc_buffers(struct wstate *s)
 	struct verifying *v = &s->ver;
 	const struct job_opts *o = s->o;
 	v->unit_check = calloc(s->depth, 1);
-	v->comps = calloc(s->depth, sizeof(*v->comps));
-	if (!v->unit_check || !v->comps)
-		return worker_nomem(s, "verify unit flags", s->depth * (1 + sizeof(*v->comps)));
+	v->comps = calloc((size_t)s->depth * s->nfiles, sizeof(*v->comps));
+	v->comps_n = calloc(s->nfiles, sizeof(*v->comps_n));
+	if (!v->unit_check || !v->comps || !v->comps_n)
+		return worker_nomem(s, "verify unit flags and last writes", s->depth * (1 + s->nfiles * sizeof(*v->comps)));
 	if (v->phase_wanted && o->verify_backlog && !o->verify_only) {
 		v->ring = calloc(o->verify_backlog, sizeof(*v->ring));
 		if (!v->ring)
@@ -141,6 +142,7 @@ void verify_teardown(struct wstate *s)
 	free(v->unit_check);
 	free(v->ring);
 	free(v->comps);
+	free(v->comps_n);
 	free(v->load_comps);
 	free(v->dump_rcv);
 	free(v->dump_exp);
@@ -267,8 +269,6 @@ static bool phase_next(struct wstate *s, struct verify_entry *e)
 	struct verifying *v = &s->ver;
 	for (; v->ph_file < s->nfiles; v->ph_file++, v->ph_block = 0) {
 		struct wfile *f = &s->files[v->ph_file];
-		if (f->fd < 0)
-			continue;
 		for (uint64_t b = v->ph_block; b < f->blocks; b++) {
 			if (!v->sizes_vary && !(b % 64) && !f->verify_map[b / 64]) {
 				b += 63; /* a word of nothing written */
@@ -368,10 +368,12 @@ int verify_completed(struct wstate *s, struct io_unit *u)
 	struct verifying *v = &s->ver;
 	const struct job_opts *o = s->o;
 	if (u->ddir == DDIR_WRITE) { /* done: verify_state_save keeps the last ones */
-		v->comps[v->comps_n++ % s->depth] = (struct verify_entry){ u->file_index, u->offset, u->len };
+		uint64_t i = (uint64_t)u->file_index * s->depth + v->comps_n[u->file_index]++ % s->depth;
+		v->comps[i] = (struct verify_entry){ u->file_index, u->offset, u->len };
 		return 0;
 	}
-	if (!(v->checks_reads || verify_is_check(s, u)) || u->result != (int64_t)u->len)
+	if (!(v->checks_reads || verify_is_check(s, u)) || u->result != (int64_t)u->len ||
+	    (s->w->ops->flags & ENGINE_NO_FILE)) /* read back, as fio, but nothing was stored */
 		return 0;
 	uint64_t interval = verify_interval_for(v->interval, u->len);
 	if (v->dump_rcv)
@@ -415,20 +417,29 @@ static int load_state(struct wstate *s)
 	return v->load_comps ? 0 : worker_nomem(s, "verify state entries", st.ncomps * sizeof(*v->load_comps));
 }
 
+/* fio's order: file by file, each file's last completions newest first. */
+static uint64_t last_writes(const struct wstate *s, struct vstate_comp *c)
+{
+	const struct verifying *v = &s->ver;
+	uint64_t n = 0;
+	for (unsigned f = 0; f < s->nfiles; f++)
+		for (uint64_t k = 0; k < v->comps_n[f] && k < s->depth; k++) {
+			const struct verify_entry *e = &v->comps[(uint64_t)f * s->depth + (v->comps_n[f] - 1 - k) % s->depth];
+			c[n++] = (struct vstate_comp){ e->file, e->off };
+		}
+	return n;
+}
+
 static void save_state(struct wstate *s)
 {
 	struct verifying *v = &s->ver;
-	uint64_t n = v->comps_n < s->depth ? v->comps_n : s->depth;
-	struct vstate_comp *c = calloc(n ? n : 1, sizeof(*c));
+	struct vstate_comp *c = calloc((size_t)s->depth * s->nfiles + 1, sizeof(*c));
 	if (!c) {
 		fprintf(stderr, "iobench: job '%s': verify_state_save: out of memory\n", s->o->name);
 		return;
 	}
-	for (uint64_t i = 0; i < n; i++) /* oldest first */
-		c[i] = (struct vstate_comp){ v->comps[(v->comps_n - n + i) % s->depth].file,
-					     v->comps[(v->comps_n - n + i) % s->depth].off };
 	struct vstate st = { .numberio = v->nwrites, .depth = s->depth, .nofiles = s->nfiles,
-			     .index = s->w->log_index - 1, .ncomps = n, .comps = c };
+			     .index = s->w->log_index - 1, .ncomps = last_writes(s, c), .comps = c };
 	snprintf(st.name, sizeof(st.name), "%.64s", s->o->name);
 	char path[PATH_MAX], why[256];
 	vstate_path(path, sizeof(path), s->o->name, s->w->log_index - 1);

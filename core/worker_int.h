@@ -85,9 +85,9 @@ struct verifying {
 	unsigned ph_file;
 	uint64_t ph_block;
 	uint64_t pass_bytes, pass_end; /* loops=N: a phase after every pass_bytes issued */
-	/* verify_state_save: the last completed writes (a ring of the depth) */
+	/* verify_state_save: each file's last completed writes (a ring of the depth per file) */
 	struct verify_entry *comps;
-	uint64_t comps_n;
+	uint64_t *comps_n;          /* by file: writes completed */
 	/* verify_state_load: writes [0, load_numberio - load_depth) are checked; later ones only
 	 * if they are among load_comps */
 	bool loaded;
