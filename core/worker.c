@@ -238,9 +238,14 @@ static bool out_of_work(struct wstate *s)
 	const struct job_opts *o = s->o;
 	if (atomic_load_explicit(s->w->stop, memory_order_relaxed))
 		return true;
-	if (o->number_ios && s->issued_ios >= o->number_ios)
-		return true;
-	return !o->time_based && s->issued_bytes >= s->io_limit;
+	if (s->trim.batch_left && s->trim.npending) /* chosen blocks' trims due (trim_percentage) */
+		return false;
+	bool done = (o->number_ios && s->issued_ios >= o->number_ios) || (!o->time_based && s->issued_bytes >= s->io_limit);
+	if (done && trim_leftover(s)) { /* the chosen blocks not trimmed yet: now, written first */
+		drain(s);
+		return false;
+	}
+	return done;
 }
 
 /* The rate slot of the next I/O is not there yet: wait one nap for it (reaping meanwhile). */
@@ -277,16 +282,24 @@ static bool issue_one(struct wstate *s)
 	const struct job_opts *o = s->o;
 	if (s->retry) /* the engine was busy: the I/O it refused goes first, as prepared */
 		return queue_prepared(s, s->retry);
-	enum ddir d = offsets_next_ddir(s);
+	enum ddir d = trim_take_chosen(s) ? DDIR_TRIM : offsets_next_ddir(s);
 	uint64_t wait = pace_wait_ns(s, d);
 	if (wait) {
 		wait_for_slot(s, wait);
 		return false;
 	}
 	uint64_t len = offsets_next_len(s, d);
-	if (!o->time_based && s->issued_bytes + len > s->io_limit)
+	bool counted = d != DDIR_TRIM || s->trim.counted;
+	if (counted && !o->time_based && s->issued_bytes + len > s->io_limit)
 		len = s->io_limit - s->issued_bytes; /* the last I/O takes what is left */
 	struct wfile *f = offsets_next_file(s);
+	if (s->trim.pairs) { /* trimwrite: a new pass over f, or the end */
+		enum trim_pass p = offsets_pass_check(s, f, d, len);
+		if (p == PASS_END)
+			s->issuing_done = true;
+		if (p != PASS_GO)
+			return p == PASS_AGAIN;
+	}
 	if (s->whole.on) {
 		if (!whole_ready(s, f))
 			return false;
@@ -319,6 +332,8 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 		f->writes_since_fdatasync = 0;
 		sync_file(s, f, true);
 	}
+	if (trim_written(s, f, u->offset, u->len))
+		drain(s); /* trim_backlog: the chosen blocks are trimmed next, once written */
 	if (o->verify == VERIFY_NONE)
 		return;
 	verify_written(s, f, u->offset, u->len);
@@ -335,7 +350,7 @@ static void completed_at_once(struct wstate *s, struct io_unit *u)
 {
 	struct thread_stats *ts = s->ts;
 	s->now = clock_fast_ns(s->clk);
-	ts->depth_map[0]++;
+	ts->depth_map[depth_bucket(s->inflight + 1)]++; /* a trim amid an async engine's I/Os */
 	ts->submit_map[batch_bucket(1)]++;
 	ts->complete_map[batch_bucket(1)]++;
 	ts->total_submit++;
@@ -361,8 +376,10 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 		worker_fail(s, r);
 		return false;
 	}
-	s->issued_bytes += u->len;
-	s->issued_ios++;
+	if (d != DDIR_TRIM || s->trim.counted) {
+		s->issued_bytes += u->len;
+		s->issued_ios++;
+	}
 	s->ts->issued[d]++;
 	pace_issued(s, d, u->len);
 	if (r == Q_COMPLETED) {
@@ -479,6 +496,8 @@ static void verify_phase(struct wstate *s)
 	int ret = s->ver.nbacklog ? verify_backlog_run(s) : 0;
 	if (!ret)
 		ret = verify_all(s);
+	if (!ret)
+		ret = trim_verify_zeros(s);
 	if (ret)
 		worker_fail(s, ret);
 }
@@ -566,6 +585,8 @@ int worker_run(struct worker *w)
 	offsets_init(&s);
 	pace_init(&s);
 	ret = verify_setup(&s);
+	if (!ret)
+		ret = trim_setup(&s);
 	if (ret)
 		goto out_verify_teardown;
 	ret = logs_setup(&s);
@@ -574,6 +595,7 @@ int worker_run(struct worker *w)
 	worker_body(&s);
 	logs_teardown(&s);
 out_verify_teardown:
+	trim_teardown(&s);
 	verify_teardown(&s);
 out_close_files:
 	close_files(&s);

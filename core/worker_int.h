@@ -8,6 +8,7 @@
  *   verify_phase.c   what was written, read back and checked               (struct verifying)
  *   whole.c          opendir whole-file reads: files opened and closed in turn (struct whole)
  *   buffers.c        write buffer contents
+ *   trim.c           trim+write pairs, written blocks chosen for trimming (struct trimming, core/trim.h)
  *
  * Only worker.c calls into the others; none of them calls back into it: they return -errno
  * and the loop decides (worker_fail). */
@@ -114,6 +115,7 @@ struct wstate {
 	struct pacing pace;
 	struct verifying ver;
 	struct whole whole;
+	struct trimming trim;
 };
 
 /* worker_setup.c */
