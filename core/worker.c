@@ -233,6 +233,18 @@ static void sync_file(struct wstate *s, struct wfile *f, bool datasync)
 
 /* ---- issue ---- */
 
+/* trim_percentage: chosen blocks are trimmed next. The queue is drained (their writes are
+ * done), and what verify_backlog holds is checked first: it may hold them. */
+static void before_trims(struct wstate *s)
+{
+	drain(s);
+	if (!s->ver.nbacklog)
+		return;
+	int ret = verify_backlog_run(s);
+	if (ret)
+		worker_fail(s, ret);
+}
+
 static bool out_of_work(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
@@ -241,8 +253,8 @@ static bool out_of_work(struct wstate *s)
 	if (s->trim.batch_left && s->trim.npending) /* chosen blocks' trims due (trim_percentage) */
 		return false;
 	bool done = (o->number_ios && s->issued_ios >= o->number_ios) || (!o->time_based && s->issued_bytes >= s->io_limit);
-	if (done && trim_leftover(s)) { /* the chosen blocks not trimmed yet: now, written first */
-		drain(s);
+	if (done && trim_leftover(s)) { /* the chosen blocks not trimmed yet: now */
+		before_trims(s);
 		return false;
 	}
 	return done;
@@ -332,12 +344,11 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 		f->writes_since_fdatasync = 0;
 		sync_file(s, f, true);
 	}
+	if (o->verify != VERIFY_NONE)
+		verify_written(s, f, u->offset, u->len);
 	if (trim_written(s, f, u->offset, u->len))
-		drain(s); /* trim_backlog: the chosen blocks are trimmed next, once written */
-	if (o->verify == VERIFY_NONE)
-		return;
-	verify_written(s, f, u->offset, u->len);
-	if (verify_backlog_due(s)) {
+		before_trims(s); /* trim_backlog: the chosen blocks are trimmed next */
+	if (o->verify != VERIFY_NONE && verify_backlog_due(s)) {
 		drain(s);
 		int ret = verify_backlog_run(s);
 		if (ret)

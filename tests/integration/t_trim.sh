@@ -67,6 +67,24 @@ else
 	fi
 fi
 
+# -- trim_percentage on a file: every 4 blocks written, the chosen are trimmed (the queue
+# drained, verify_backlog's blocks checked first); the verify phase reads them as zeros
+for args in "--trim_backlog=4" "--trim_backlog=4 --verify_backlog=8 --ioengine=libaio --iodepth=8" \
+	"--trim_backlog=3 --trim_backlog_batch=2 --verify_backlog=5"; do
+	# shellcheck disable=SC2086
+	"$IOBENCH" --name=t --filename=tp --rw=write --bs=4k --size=256k --verify=md5 --trim_percentage=100 $args \
+		--output-format=json >tp.json 2>tp.err
+	check "rw=write, trim_percentage=100 $args: 64 writes, 64 trims, verified, no data left" \
+		[ "$(dirs tp.json) $(blocks tp) $(wc -c <tp.err)" = "0/0 262144/64 262144/64 0 0 0" ]
+done
+"$IOBENCH" --name=t --filename=tp --rw=randwrite --bs=4k --size=256k --verify=md5 --trim_percentage=25 \
+	--output-format=json >tp.json 2>tp.err
+check "trim_percentage=25 without trim_backlog: about a quarter trimmed when the writes are done, verified" \
+	python3 -c '
+import json, sys
+j = json.load(open("tp.json"))["jobs"][0]
+sys.exit(not (j["error"] == 0 and j["write"]["total_ios"] == 64 and 4 <= j["trim"]["total_ios"] <= 32))'
+
 # -- the outputs of a trim job (null engine: counted, no file)
 "$IOBENCH" --name=t --rw=trimwrite --bs=4k --size=1m --ioengine=null >normal.txt 2>&1
 check "normal output: a trim: line with IOPS and BW" grep -q '^  trim: IOPS=256k, BW=1000MiB/s (1049MB/s)(1024KiB/1msec)$' normal.txt
