@@ -1,4 +1,5 @@
-/* mmap: the file mapped into memory; a read copies out of the map, a write into it.
+/* mmap: the file mapped into memory; a read copies out of the map, a write into it, a trim
+ * punches a hole in the file under the map (trim_range), whose pages then read as zeros.
  * Each file is mapped whole when it is opened. A file that shrinks under the map (another
  * process truncates it) makes the copy fault with SIGBUS: that I/O fails with EIO instead
  * of the process dying. */
@@ -33,6 +34,7 @@ struct mmap_data {
 	struct mapping *maps;
 	unsigned n;
 	struct copy_guard guard;
+	unsigned char *kind; /* how each file is trimmed, by file index */
 };
 
 /* The copy this thread is doing, NULL outside one. Thread-local because the SIGBUS handler
@@ -93,8 +95,13 @@ static int guarded_copy(struct mmap_data *md, const struct mapping *m, void *dst
 
 static int mmap_init(struct engine_ctx *ctx)
 {
-	ctx->priv = calloc(1, sizeof(struct mmap_data));
-	if (!ctx->priv)
+	struct mmap_data *md = calloc(1, sizeof(*md));
+	if (md && !(md->kind = calloc(ctx->nr_fds ? ctx->nr_fds : 1, 1))) {
+		free(md);
+		md = NULL;
+	}
+	ctx->priv = md;
+	if (!md)
 		return -ENOMEM;
 	pthread_once(&bus_once, install_sigbus);
 	return 0;
@@ -146,8 +153,10 @@ static void mmap_cleanup(struct engine_ctx *ctx)
 	for (unsigned i = 0; md && i < md->n; i++)
 		if (md->maps[i].addr)
 			munmap(md->maps[i].addr, md->maps[i].len);
-	if (md)
+	if (md) {
 		free(md->maps);
+		free(md->kind);
+	}
 	free(md);
 }
 
@@ -160,6 +169,10 @@ static int mmap_queue(struct engine_ctx *ctx, struct io_unit *u)
 			continue;
 		if (u->offset + u->len > m->len) {
 			u->result = -EINVAL;
+			return Q_COMPLETED;
+		}
+		if (u->ddir == DDIR_TRIM) {
+			u->result = trim_range(u->fd, &md->kind[u->file_index], u->offset, u->len);
 			return Q_COMPLETED;
 		}
 		char *at = (char *)m->addr + u->offset;

@@ -1,4 +1,5 @@
-/* null: completes every I/O without touching a file; measures the engine's own cost. */
+/* null: completes every I/O (reads, writes and trims) without touching a file; measures the
+ * engine's own cost. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
