@@ -89,7 +89,9 @@ int trim_setup(struct wstate *s)
 	t->counted = !job_has_dir(o, DDIR_WRITE);
 	t->pairs = job_has_dir(o, DDIR_TRIM) && job_has_dir(o, DDIR_WRITE);
 	t->max_bs = job_max_bs(o);
-	t->chosen_on = o->trim.percentage > 0 && job_has_dir(o, DDIR_WRITE) && !o->verify_only;
+	/* trim_percentage picks among the writes verify keeps to read back (fio: "verify blocks
+	 * to discard"): without verify, or with do_verify=0, it picks none, as fio */
+	t->chosen_on = o->trim.percentage > 0 && s->ver.phase_wanted && !o->verify_only;
 	rng_seed(&t->rng, s->w->seed ^ 0x7219);
 	if (t->pairs) {
 		t->pass_trimmed = calloc(s->nfiles, sizeof(*t->pass_trimmed));

@@ -67,23 +67,34 @@ else
 	fi
 fi
 
-# -- trim_percentage on a file: every 4 blocks written, the chosen are trimmed (the queue
-# drained, verify_backlog's blocks checked first); the verify phase reads them as zeros
-for args in "--trim_backlog=4" "--trim_backlog=4 --verify_backlog=8 --ioengine=libaio --iodepth=8" \
-	"--trim_backlog=3 --trim_backlog_batch=2 --verify_backlog=5"; do
-	# shellcheck disable=SC2086
-	"$IOBENCH" --name=t --filename=tp --rw=write --bs=4k --size=256k --verify=md5 --trim_percentage=100 $args \
+# -- trim_percentage on a file (psync: the order is fixed). The chosen blocks are verify's:
+# fio's trim_backlog rule trims them (a batch each time the writes not yet read back are a
+# multiple of trim_backlog), the rest when the writes are done; the verify reads check them
+# as zeros. A block verify_backlog reads back first is read as data and not trimmed (fio).
+tp() { # expected "reads writes trims error KiB-of-data-left stderr-bytes", args...
+	want=$1
+	shift
+	rm -f tp
+	# shellcheck disable=SC2068
+	"$IOBENCH" --name=t --filename=tp --rw=write --bs=4k --size=256k --trim_percentage=100 $@ \
 		--output-format=json >tp.json 2>tp.err
-	check "rw=write, trim_percentage=100 $args: 64 writes, 64 trims, verified, no data left" \
-		[ "$(dirs tp.json) $(blocks tp) $(wc -c <tp.err)" = "0/0 262144/64 262144/64 0 0 0" ]
-done
+	check "rw=write, trim_percentage=100 $*: $want" [ "$(dirs tp.json) $(blocks tp) $(wc -c <tp.err)" = "$want" ]
+}
+tp "262144/64 262144/64 262144/64 0 0 0" --verify=md5 --trim_backlog=4
+tp "262144/64 262144/64 262144/64 0 0 0" --verify=md5
+tp "262144/64 262144/64 163840/40 0 96 0" --verify=md5 --trim_backlog=3 --trim_backlog_batch=2 --verify_backlog=5
+tp "0/0 262144/64 262144/64 0 0 0" --verify=crc32c --trim_backlog=4 --trim_verify_zero=0
+tp "0/0 262144/64 0/0 0 256 0" --trim_backlog=4
+tp "0/0 262144/64 0/0 0 256 0" --verify=md5 --do_verify=0 --trim_backlog=4
 "$IOBENCH" --name=t --filename=tp --rw=randwrite --bs=4k --size=256k --verify=md5 --trim_percentage=25 \
 	--output-format=json >tp.json 2>tp.err
-check "trim_percentage=25 without trim_backlog: about a quarter trimmed when the writes are done, verified" \
+check "trim_percentage=25 without trim_backlog: about a quarter trimmed when the writes are done, all read back" \
 	python3 -c '
 import json, sys
 j = json.load(open("tp.json"))["jobs"][0]
-sys.exit(not (j["error"] == 0 and j["write"]["total_ios"] == 64 and 4 <= j["trim"]["total_ios"] <= 32))'
+sys.exit(not (j["error"] == 0 and j["write"]["total_ios"] == 64 and j["read"]["total_ios"] == 64
+              and 4 <= j["trim"]["total_ios"] <= 32))'
+# (a trimmed block that does not read back as zeros: test_trim.c, test_verify_trimmed)
 
 # -- the outputs of a trim job (null engine: counted, no file)
 "$IOBENCH" --name=t --rw=trimwrite --bs=4k --size=1m --ioengine=null >normal.txt 2>&1
