@@ -9,7 +9,7 @@ RUN sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources 
  && apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
         build-essential pkg-config file ca-certificates dpkg-dev nasm \
-        libaio-dev liburing-dev libcjson-dev libcmocka-dev libisal-dev libxxhash-dev libssl-dev
+        libaio-dev liburing-dev libcjson-dev libcmocka-dev libisal-dev libxxhash-dev libssl-dev zlib1g-dev
 WORKDIR /src
 COPY . .
 RUN make clean && make static \
