@@ -51,6 +51,9 @@ void html_end(FILE *out);
 /* The one-line ETA (with a leading carriage return, no newline). */
 void report_eta(FILE *out, const struct run_progress *p);
 
+/* --idle-prof=calibrate: the unit of work's time alone, as fio prints it. */
+void report_idle_calibration(FILE *out, const struct idle_result *r);
+
 /* fio's terse format, version 3, 4 or 5: one line per job. */
 void report_terse(FILE *out, const struct run_results *r, unsigned version);
 
