@@ -118,7 +118,8 @@ struct wstate {
 
 /* worker_setup.c */
 void setup_depth(struct wstate *s);
-void set_affinity(struct wstate *s);
+/* 0, or 1 when it printed a note (the CPUs asked for are not all this process's). */
+int set_affinity(struct wstate *s);
 /* The files (none open), descriptors, units, buffers and event array. 0 or -errno. */
 int alloc_state(struct wstate *s);
 void free_state(struct wstate *s);
