@@ -106,7 +106,7 @@ check "--eta-newline=1 off a terminal: a line of its own each second ($n in 3 s)
 	sh -c "[ $n -ge 2 ] && [ $n -le 4 ] && [ \$(wc -l <en.err) -eq $n ] && ! grep -q \"\$(printf '\r')\" en.err"
 check "... stdout is one JSON document" json_ok en.json
 if [ $FIO = yes ]; then
-	fio --name=e --ioengine=null --size=1g --time_based --runtime=2 --eta=always --eta-newline=1 >fen.txt 2>/dev/null
+	fio --name=e --ioengine=null --size=1g --time_based --runtime=3 --eta=always --eta-newline=1 >fen.txt 2>/dev/null
 	tr '\r' '\n' <fen.txt | grep -E '^Jobs: .*\[eta' >fen.lines
 	fio_re=$(echo "$ETA_RE" | sed 's/\[0-9\.\]+%/([0-9.]+|-\\.-)%/')
 	check "fio's ETA lines have the same shape ($(wc -l <fen.lines) lines; fio shows -.-% early)" \
