@@ -136,7 +136,7 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
 {
 	unit_free(s, u, from);
-	if (__builtin_expect(s->w->debug != 0, 0) && debug_on(s->w->debug, DBG_IO))
+	if (__builtin_expect(s->debug_io, 0))
 		debug_io(s, "complete", u);
 	if (u->result < 0) {
 		complete_error(s, u);
@@ -375,7 +375,7 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 		worker_fail(s, r);
 		return false;
 	}
-	if (__builtin_expect(s->w->debug != 0, 0) && debug_on(s->w->debug, DBG_IO))
+	if (__builtin_expect(s->debug_io, 0))
 		debug_io(s, "queue", u);
 	s->issued_bytes += u->len;
 	s->issued_ios++;
@@ -552,7 +552,7 @@ static void worker_body(struct wstate *s)
 
 int worker_run(struct worker *w)
 {
-	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk };
+	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
 	int ret;
 
 	time_reset_stats(&s);

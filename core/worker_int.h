@@ -104,6 +104,7 @@ struct wstate {
 	bool measuring;
 	/* what is recorded (disable_*, *_percentiles, gtod_reduce) */
 	bool rec_slat, rec_clat, rec_lat, hist_slat, hist_lat, rec_bw;
+	bool debug_io;              /* --debug=io: a line per I/O queued and completed */
 	/* time */
 	uint64_t now, start_ns, measure_start_ns, ramp_end_ns, deadline_ns;
 	uint64_t last_sample_ns, sample_bytes[DDIR_NR], sample_ios[DDIR_NR];
