@@ -311,10 +311,11 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 		goto out;
 	}
 	prog_debug_prepared(&rc);
-	if (cfg->prog.idle_prof && idle_start(&ip, cfg->prog.idle_prof))
-		goto out;
 	if (signals_start(&sw, &rc.stop, &rc.interrupted, &rc.status_request))
 		fprintf(stderr, "iobench: cannot watch signals; Ctrl-C will not print results\n");
+	/* After the watcher: the profiler's threads block the signals as this one does. */
+	if (cfg->prog.idle_prof && idle_start(&ip, cfg->prog.idle_prof))
+		goto out;
 	char label[512] = "";
 	if (sp) {
 		sweep_label(label, sizeof(label), cfg, sp);

@@ -94,6 +94,15 @@ if [ $FIO = yes ]; then
 	fio --idle-prof=calibrate >calf.txt 2>/dev/null
 	check "... the same shape as fio's" sh -c "sed 's/[0-9][0-9.]*/N/g' cal.txt >c1; sed 's/[0-9][0-9.]*/N/g' calf.txt >c2; cmp -s c1 c2"
 fi
+"$IOBENCH" --name=s --ioengine=null --size=1g --rate=10m --time_based --runtime=20 --idle-prof=percpu \
+	--output-format=json >sig.json 2>sig.err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+check "Ctrl-C during --idle-prof: the results so far with cpu_idleness, exit 130 (the profiler's threads block signals)" \
+	sh -c "[ $rc -eq 130 ] && python3 -c \"import json,sys; sys.exit('cpu_idleness' not in json.load(open('sig.json')))\""
 "$IOBENCH" --idle-prof=sometimes --name=x --ioengine=null --size=1m >o.txt 2>e.txt
 check "--idle-prof=sometimes is refused, naming the modes" sh -c "[ ! -s o.txt ] && grep -q 'not system, percpu or calibrate' e.txt"
 
