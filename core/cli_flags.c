@@ -23,7 +23,7 @@ static int need_value(const struct flag_call *c)
 
 int flag_debug(const struct flag_call *c)
 {
-	int ret = debug_parse(c->val, &c->cfg->prog.debug, c->out);
+	int ret = debug_parse(c->val, &c->cfg->prog.debug, c->out, c->cfg->prog.reparse);
 	return ret < 0 ? ret : ret == DEBUG_HELP ? FLAG_EXIT : FLAG_NEXT;
 }
 
@@ -208,7 +208,7 @@ int cli_flags_finish(struct run_cfg *cfg)
 		fprintf(stderr, "iobench: --trigger: give --trigger-file or --trigger-timeout (when to run it)\n");
 		return -EINVAL;
 	}
-	if (debug_on(pf->debug.mask, DBG_PARSE))
+	if (debug_on(pf->debug.mask, DBG_PARSE) && !pf->reparse)
 		debug_options(cfg);
 	return 0;
 }

@@ -28,7 +28,7 @@ static void print_help(FILE *out)
 }
 
 /* "job:N": the lines of clone N only (and the job category on). */
-static int parse_job(const char *tok, struct debug_opts *d)
+static int parse_job(const char *tok, struct debug_opts *d, bool quiet)
 {
 	char *end;
 	long n = strtol(tok + 4, &end, 10);
@@ -38,23 +38,26 @@ static int parse_job(const char *tok, struct debug_opts *d)
 	}
 	d->job = (int)n;
 	d->mask |= DBG_BIT(DBG_JOB);
-	fprintf(stderr, "iobench: set debug jobno %ld\n", n);
+	if (!quiet)
+		fprintf(stderr, "iobench: set debug jobno %ld\n", n);
 	return 0;
 }
 
-static int parse_one(const char *tok, struct debug_opts *d)
+static int parse_one(const char *tok, struct debug_opts *d, bool quiet)
 {
 	if (!strncmp(tok, "job:", 4))
-		return parse_job(tok, d);
+		return parse_job(tok, d, quiet);
 	if (!strcmp(tok, "all")) {
 		d->mask = DBG_BIT(DBG_NR) - 1;
-		fprintf(stderr, "iobench: set all debug options\n");
+		if (!quiet)
+			fprintf(stderr, "iobench: set all debug options\n");
 		return 0;
 	}
 	for (int c = 0; c < DBG_NR; c++)
 		if (!strcmp(tok, cat_names[c])) {
 			d->mask |= DBG_BIT(c);
-			fprintf(stderr, "iobench: set debug option %s\n", tok);
+			if (!quiet)
+				fprintf(stderr, "iobench: set debug option %s\n", tok);
 			return 0;
 		}
 	fprintf(stderr, "iobench: --debug: no category '%.*s%s' (--debug=help lists them)\n", SHOWN(tok));
@@ -76,7 +79,7 @@ static void note_silent(const struct debug_opts *d, bool all)
 			"random, parse, diskutil, job, time, helperthread)\n", list);
 }
 
-int debug_parse(const char *spec, struct debug_opts *d, FILE *out)
+int debug_parse(const char *spec, struct debug_opts *d, FILE *out, bool quiet)
 {
 	if (!spec || !spec[0]) {
 		fprintf(stderr, "iobench: --debug needs categories (--debug=help lists them)\n");
@@ -94,10 +97,10 @@ int debug_parse(const char *spec, struct debug_opts *d, FILE *out)
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
 		all |= !strcmp(tok, "all");
-		ret = parse_one(tok, d);
+		ret = parse_one(tok, d, quiet);
 	}
 	free(buf);
-	if (!ret)
+	if (!ret && !quiet)
 		note_silent(d, all);
 	return ret;
 }

@@ -22,8 +22,9 @@ struct debug_opts {
 
 enum { DEBUG_SET = 0, DEBUG_HELP = 1 };
 /* Parse "io,file", "all", "job:2", "help" / "?" (the list is printed to out: DEBUG_HELP).
- * DEBUG_SET, or -EINVAL after one line on stderr. Says on stderr what it set, as fio. */
-int debug_parse(const char *spec, struct debug_opts *d, FILE *out);
+ * DEBUG_SET, or -EINVAL after one line on stderr. Says on stderr what it set, as fio,
+ * unless quiet. */
+int debug_parse(const char *spec, struct debug_opts *d, FILE *out, bool quiet);
 
 /* The mask a clone's lines use: 0 when job:N names another clone. */
 static inline unsigned debug_for_clone(const struct debug_opts *d, unsigned clone_in_run)

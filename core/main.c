@@ -380,7 +380,7 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, struct 
 		if (pass == 1 && json)
 			fprintf(out, "{\n  \"iobench sweep\" : [\n");
 		for (unsigned i = 0; i < total; i++) {
-			struct run_cfg cfg = { 0 };
+			struct run_cfg cfg = { .prog.reparse = true }; /* main's parse said its notes */
 			struct sweep_point sp = { first, { 0 }, i, total, pass ? col : NULL };
 			if (cli_parse(argc, argv, &cfg, stdout) != CLI_RUN) {
 				run_cfg_free(&cfg);

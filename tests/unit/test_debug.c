@@ -16,7 +16,7 @@ static int parse(const char *spec, struct debug_opts *d)
 	memset(d, 0, sizeof(*d));
 	d->job = -1;
 	FILE *null = fopen("/dev/null", "w");
-	int ret = debug_parse(spec, d, null);
+	int ret = debug_parse(spec, d, null, true);
 	fclose(null);
 	return ret;
 }
