@@ -88,6 +88,17 @@ struct group_summary {
 	unsigned kb_base, unit_base, sig_figs;
 };
 
+/* --idle-prof: how much of each CPU the run left idle (fio's cpu_idleness; core/idle.c
+ * measures it). The arrays belong to the profiler, which outlives the report. */
+struct idle_result {
+	int mode;                  /* 0: not asked; 1: system; 2: percpu (also each CPU) */
+	double system_pct;         /* the CPUs' mean, 0..100 */
+	unsigned ncpus;
+	const unsigned *cpu;       /* the CPUs' numbers ("cpu-N") */
+	const double *cpu_pct;     /* each one's idleness, 0..100 */
+	double unit_mean_us, unit_stddev_us; /* the unit of work's time, over the calibration */
+};
+
 struct run_results {
 	/* known once the run is prepared: what the header shows (run_describe) */
 	struct job_result *jobs;
@@ -106,6 +117,7 @@ struct run_results {
 	time_t end_time;
 	uint64_t end_ms;                  /* wall clock, for timestamp_ms */
 	bool clients;                     /* units come from every rank: fio's client_stats */
+	struct idle_result idle;          /* --idle-prof (set after run_summarize) */
 };
 
 /* What the ETA line shows of a running run. */

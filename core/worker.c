@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/debug.h"
 #include "core/worker_int.h"
 
 static const char *const ddir_word[DDIR_NR] = { "read", "write", "trim" };
@@ -52,6 +53,17 @@ static inline void units_check(const struct wstate *s)
 	W_ASSERT(s->nr_free + s->inflight + (s->retry != NULL) == s->depth);
 	W_ASSERT(s->nr_pending <= s->inflight);
 	(void)s;
+}
+
+/* --debug=io: a line per I/O queued and completed (the caller tests the mask). */
+static void __attribute__((noinline, cold)) debug_io(const struct wstate *s, const char *what, const struct io_unit *u)
+{
+	char res[32] = "";
+	if (!strcmp(what, "complete"))
+		snprintf(res, sizeof(res), ",res=%lld", (long long)u->result);
+	debug_print(DBG_IO, "%s: io_u %p: off=0x%llx,len=0x%llx,ddir=%d,file=%s%s\n", what, (const void *)u,
+		    (unsigned long long)u->offset, (unsigned long long)u->len, (int)u->ddir,
+		    s->files[u->file_index].cf->path, res);
 }
 
 /* ---- completion ---- */
@@ -123,6 +135,8 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
 {
 	unit_free(s, u, from);
+	if (__builtin_expect(s->debug_io, 0))
+		debug_io(s, "complete", u);
 	int ret = s->ver.on && u->result >= 0 ? verify_completed(s, u) : 0; /* reads checked, writes noted */
 	if (ret)
 		worker_fail(s, ret);
@@ -398,6 +412,8 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 		worker_fail(s, r);
 		return false;
 	}
+	if (__builtin_expect(s->debug_io, 0))
+		debug_io(s, "queue", u);
 	bool check = verify_is_check(s, u); /* a verify read: not the workload's */
 	if (!check) {
 		s->issued_bytes += u->len;
@@ -560,13 +576,16 @@ static void worker_body(struct wstate *s)
 
 int worker_run(struct worker *w)
 {
-	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk };
+	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
 	int ret;
 
 	time_reset_stats(&s);
 	rng_seed(&s.rng, w->seed);
 	rng_seed(&s.buf_rng, w->seed ^ 0xb0f);
-	set_affinity(&s);
+	if (set_affinity(&s) && w->warnings_fatal) { /* its note said why */
+		ret = -EINVAL;
+		goto out_free_state;
+	}
 	start_delay(&s);
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
@@ -587,6 +606,12 @@ int worker_run(struct worker *w)
 		engine_failed(&s, "", ret);
 		goto out_close_files;
 	}
+	if (debug_on(w->debug, DBG_JOB))
+		debug_print(DBG_JOB, "job '%s' clone %u: starting, depth %u, %u file%s\n", w->o->name, w->clone, s.depth,
+			    s.nfiles, s.nfiles == 1 ? "" : "s");
+	if (debug_on(w->debug, DBG_RANDOM))
+		debug_print(DBG_RANDOM, "job '%s' clone %u: seed 0x%llx (randrepeat=%d)\n", w->o->name, w->clone,
+			    (unsigned long long)w->seed, (int)w->o->randrepeat);
 	offsets_init(&s);
 	pace_init(&s);
 	ret = verify_setup(&s);
@@ -609,5 +634,7 @@ out_free_state:
 		w->err = ret;
 		w->ts->error = -ret;
 	}
+	if (debug_on(w->debug, DBG_JOB))
+		debug_print(DBG_JOB, "job '%s' clone %u: done, err=%d\n", w->o->name, w->clone, -w->err);
 	return w->err;
 }

@@ -133,6 +133,7 @@ struct wstate {
 	bool measuring;
 	/* what is recorded (disable_*, *_percentiles, gtod_reduce) */
 	bool rec_slat, rec_clat, rec_lat, hist_slat, hist_lat, rec_bw;
+	bool debug_io;              /* --debug=io: a line per I/O queued and completed */
 	/* time */
 	uint64_t now, start_ns, measure_start_ns, ramp_end_ns, deadline_ns;
 	uint64_t last_sample_ns, sample_bytes[DDIR_NR], sample_ios[DDIR_NR];
@@ -147,7 +148,8 @@ struct wstate {
 
 /* worker_setup.c */
 void setup_depth(struct wstate *s);
-void set_affinity(struct wstate *s);
+/* 0, or 1 when it printed a note (the CPUs asked for are not all this process's). */
+int set_affinity(struct wstate *s);
 /* The files (none open), descriptors, units, buffers and event array. 0 or -errno. */
 int alloc_state(struct wstate *s);
 void free_state(struct wstate *s);

@@ -296,6 +296,20 @@ static void add_disks(cJSON *root, const struct run_results *r)
 	}
 }
 
+/* --idle-prof: fio's cpu_idleness, floats all: system, then (percpu) cpu-N, the unit's time. */
+static void add_idle(cJSON *root, const struct idle_result *ir)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "cpu_idleness");
+	jflt(o, "system", ir->system_pct);
+	for (unsigned i = 0; ir->mode == 2 && i < ir->ncpus; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "cpu-%u", ir->cpu[i]);
+		jflt(o, key, ir->cpu_pct[i]);
+	}
+	jflt(o, "unit_mean", ir->unit_mean_us);
+	jflt(o, "unit_stddev", ir->unit_stddev_us);
+}
+
 int report_json(FILE *out, const struct run_results *r, bool plus)
 {
 	char when[64];
@@ -314,6 +328,8 @@ int report_json(FILE *out, const struct run_results *r, bool plus)
 		add_unit(jobs, &r->units[i], plus);
 	if (r->ndisks)
 		add_disks(root, r);
+	if (r->idle.mode)
+		add_idle(root, &r->idle);
 	json_print_fio(out, root, 0);
 	fputs("\n", out);
 	cJSON_Delete(root);

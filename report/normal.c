@@ -264,6 +264,21 @@ static void show_group(FILE *out, const struct group_summary *gs)
 	}
 }
 
+/* --idle-prof: fio's lines after the disk stats (percpu: every CPU's share on one line). */
+static void show_idle(FILE *out, const struct idle_result *ir)
+{
+	if (!ir->mode)
+		return;
+	fprintf(out, "\nCPU idleness:\n  system: %3.2f%%\n", ir->system_pct);
+	if (ir->mode == 2) {
+		fprintf(out, "  percpu: ");
+		for (unsigned i = 0; i < ir->ncpus; i++)
+			fprintf(out, "%s%3.2f%%", i ? ", " : "", ir->cpu_pct[i]);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "  unit work: mean=%3.2fus, stddev=%3.2f\n", ir->unit_mean_us, ir->unit_stddev_us);
+}
+
 void report_normal(FILE *out, const struct run_results *r)
 {
 	fprintf(out, "\n");
@@ -284,5 +299,12 @@ void report_normal(FILE *out, const struct run_results *r)
 			"/%" PRIu64 ", in_queue=%" PRIu64 ", util=%3.2f%%\n", d->name, d->ios[0], d->ios[1],
 			d->merges[0], d->merges[1], d->ticks[0], d->ticks[1], d->in_queue, d->util_pct);
 	}
+	show_idle(out, &r->idle);
+	fflush(out);
+}
+
+void report_idle_calibration(FILE *out, const struct idle_result *r)
+{
+	fprintf(out, "CPU idleness:\n  unit work: mean=%3.2fus, stddev=%3.2f\n", r->unit_mean_us, r->unit_stddev_us);
 	fflush(out);
 }
