@@ -13,6 +13,7 @@
 #include "core/job.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"
+#include "core/version.h"
 
 #define DDIR_MIXED DDIR_NR /* the summed "mixed" slot of units and group summaries */
 

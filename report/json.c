@@ -302,7 +302,7 @@ int report_json(FILE *out, const struct run_results *r, bool plus)
 	cJSON *root = cJSON_CreateObject();
 	if (!root)
 		return -ENOMEM;
-	cJSON_AddStringToObject(root, "fio version", "iobench-" IOBENCH_VERSION);
+	cJSON_AddStringToObject(root, "fio version", IOBENCH_VERSION_STRING);
 	jint(root, "timestamp", (int64_t)r->end_time);
 	jint(root, "timestamp_ms", (int64_t)r->end_ms);
 	fmt_time(when, sizeof(when), r->end_time);
