@@ -139,11 +139,12 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	struct job_opts *o = &job->o;
 	char name[sizeof(o->name)];
 
+	/* As fio: the section's name, unless the section says name= (the last one wins); a
+	 * name= in [global] names no job. On the command line, --name starts the job. */
 	snprintf(name, sizeof(name), "%s", o->name);
-	if (!name[0])
-		for (size_t k = 0; k < job->given.n; k++)
-			if (!strcmp(job->given.v[k].name, "name") && job->given.v[k].value)
-				snprintf(name, sizeof(name), "%s", job->given.v[k].value);
+	for (size_t k = 0; k < job->given.n; k++)
+		if (!strcmp(job->given.v[k].name, "name") && job->given.v[k].value)
+			snprintf(name, sizeof(name), "%s", job->given.v[k].value);
 	/* The engine first: an unsupported engine is the reason, not its own options. */
 	const struct opt_kv *eng = last_given(lists, 3, "ioengine");
 	const char *engine = eng && eng->value ? eng->value : "psync";
@@ -169,8 +170,7 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 		if (ret)
 			return ret;
 	}
-	/* A job's name is its section's; a name= option inside a section does not rename it. */
-	snprintf(o->name, sizeof(o->name), "%s", name);
+	snprintf(o->name, sizeof(o->name), "%s", name); /* not [global]'s name= */
 	if (o->gtod_reduce) /* as fio: no latencies, no bandwidth samples */
 		o->disable_lat = o->disable_clat = o->disable_slat = o->disable_bw = true;
 	return 0;
