@@ -66,6 +66,8 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum clocksource { CLK_AUTO, CLK_GETTIMEOFDAY, CLK_CLOCK_GETTIME, CLK_CPU };
+/* random_generator= (the values of its words in core/option_table.c) */
+enum rand_gen { GEN_TAUSWORTHE = 0, GEN_LFSR = 1, GEN_TAUSWORTHE64 = 2 };
 /* continue_on_error kinds */
 enum { CONT_READ = 1, CONT_WRITE = 2, CONT_VERIFY = 4, CONT_ALL = 7 };
 
@@ -108,7 +110,7 @@ struct job_opts {
 	unsigned rwmixread;
 	unsigned pct_random[DDIR_NR];
 	uint64_t randseed;
-	unsigned random_generator;
+	unsigned random_generator; /* enum rand_gen */
 	struct distribution dist;
 	/* time and pacing */
 	uint64_t runtime_us;       /* 0 = no limit */
