@@ -133,6 +133,15 @@ static int apply_list(struct job *job, const struct opt_list *l, const char *job
 	return 0;
 }
 
+/* Options fio takes and ignores in a job, which a user may well have meant otherwise. */
+static void note_ignored(const struct opt_list *const *lists, size_t n, const char *jobname)
+{
+	const struct opt_kv *dir = last_given(lists, n, "dir");
+	if (dir)
+		report(dir, jobname, "note: dir= is an option of fio's tiobench profile; fio and iobench ignore it "
+				     "in a job (the job's directory is directory=)", "");
+}
+
 int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 {
 	const struct opt_list *const lists[] = { cmdline_globals, &job->inherit, &job->given };
@@ -171,6 +180,7 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 			return ret;
 	}
 	snprintf(o->name, sizeof(o->name), "%s", name); /* not [global]'s name= */
+	note_ignored(lists, 3, name);
 	/* As fio 3.33: no latencies. Its manual says bandwidth too, but fio still samples
 	 * bandwidth and IOPS (bw_mean, iops_mean, the "bw (KiB/s)" and "iops" lines), which
 	 * kubestr and others read from gtod_reduce=1 jobs. */

@@ -146,6 +146,8 @@ struct job_opts {
 	bool thread, unlink, create_on_open, allow_file_create, randrepeat, randseed_set;
 	bool norandommap, end_fsync, fsync_on_close, invalidate, zero_buffers, refill_buffers;
 	bool scramble_buffers, exitall, exitall_on_error, readonly;
+	bool overwrite;            /* writers' files are laid out with data first */
+	bool disk_util;            /* the disks behind its files are reported */
 	/* verify */
 	unsigned verify;           /* enum verify_type (core/checksum.h) */
 	unsigned verify_pattern_len;

@@ -170,6 +170,10 @@ const struct option_def option_table[] = {
 	BOOL("create_on_open", create_on_open, "0", C_FILE, "Create files when first opened, not before"),
 	BOOL("allow_file_create", allow_file_create, "1", C_FILE, "May create files that do not exist"),
 	CHOICE("fallocate", fallocate, fallocate_choices, "native", C_FILE, "How new files are allocated"),
+	BOOL("overwrite", overwrite, "0", C_FILE,
+	     "A writing job's files are first laid out with data, so that writes overwrite it"),
+	NOOP("dir", C_FILE, "Accepted and ignored, as fio does: an option of fio's tiobench profile, "
+	     "not the job's directory (that is directory=)"),
 
 	{ .name = "rw", .alias = "readwrite", .type = OPT_FUNC, .offset = OFF(rw), .parse = opt_parse_rw,
 	  .def = "read", .syntax = "read|write|randread|randwrite|rw|randrw[:N]", .category = C_PAT,
@@ -298,6 +302,7 @@ const struct option_def option_table[] = {
 	{ .name = "disable_bw_measurement", .alias = "disable_bw", .type = OPT_BOOL, .offset = OFF(disable_bw),
 	  .def = "0", .category = C_REP, .help = "Do not sample bandwidth and IOPS" },
 	BOOL("gtod_reduce", gtod_reduce, "0", C_REP, "Measure no latencies, take fewer clock readings"),
+	BOOL("disk_util", disk_util, "1", C_REP, "Report the utilization of the disks behind the job's files"),
 	CHOICE("verify", verify, verify_choices, "0", C_VER, "Write checksummed data and read it back to check it"),
 	{ .name = "verify_pattern", .type = OPT_FUNC, .offset = OFF(verify_pattern), .size = SZ(verify_pattern),
 	  .parse = opt_parse_pattern, .syntax = "0xHEX | 'text' | number", .category = C_VER,
