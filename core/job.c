@@ -125,7 +125,7 @@ static int apply_list(struct job *job, const struct opt_list *l, const char *job
 		int ret = option_set_at(&job->o, base, def, kv->value, err, sizeof(err));
 		if (ret) {
 			char what[300];
-			snprintf(what, sizeof(what), "%s: ", def->name);
+			snprintf(what, sizeof(what), "%.200s: ", kv->name); /* as the user spelled it */
 			report(kv, jobname, what, err);
 			return ret;
 		}

@@ -154,7 +154,7 @@ const struct option_def option_table[] = {
 	     "Size of each file; a range picks a random size per file"),
 	{ .name = "io_size", .alias = "io_limit", .type = OPT_SIZE, .offset = OFF(io_size), .category = C_FILE,
 	  .help = "Bytes of I/O to do, independent of the region size" },
-	{ .name = "offset", .type = OPT_FUNC, .offset = OFF(offset), .parse = opt_parse_size_pct,
+	{ .name = "offset", .alias = "fileoffset", .type = OPT_FUNC, .offset = OFF(offset), .parse = opt_parse_size_pct,
 	  .syntax = "size, or N%", .category = C_FILE, .help = "Start of the region in each file" },
 	{ .name = "offset_increment", .type = OPT_FUNC, .offset = OFF(offset_increment),
 	  .parse = opt_parse_size_pct, .syntax = "size, or N%", .category = C_FILE,
@@ -264,7 +264,7 @@ const struct option_def option_table[] = {
 
 	STR("ioengine", ioengine, "psync", C_ENG, "I/O engine (iobench --enghelp lists them, and their options)"),
 	UINT("iodepth", iodepth, "1", 1, 65536, C_ENG, "Number of I/Os to keep in flight"),
-	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .type = OPT_UINT,
+	{ .name = "iodepth_batch", .alias = "iodepth_batch_submit", .type = OPT_UINT,
 	  .offset = OFF(iodepth_batch_submit), .def = "1", .min = 0, .max = 65536, .category = C_ENG,
 	  .help = "I/Os to queue before submitting them together" },
 	{ .name = "iodepth_batch_complete_min", .alias = "iodepth_batch_complete", .type = OPT_UINT,

@@ -43,6 +43,7 @@ struct job_result {
 	const char *engine;            /* ioengine, as named */
 	unsigned depth;                /* iodepth in effect: 1 for a synchronous engine */
 	const char *bs_text;           /* bs as given (command line, [global], section), or "4k" */
+	struct opt_list options;       /* its own options as given, under fio's names (readwrite= is rw) */
 };
 
 /* One direction of a unit as printed: read, write, trim, or all of them summed (mixed). */
@@ -60,6 +61,7 @@ struct dir_result {
 struct report_unit {
 	const struct job *job;
 	const struct job_result *jr;    /* its job's facts */
+	const struct opt_list *options; /* JSON's "job options" */
 	struct thread_stats ts;
 	unsigned groupid;
 	unsigned nr_clones;
@@ -96,7 +98,7 @@ struct run_results {
 	size_t nclones;                   /* threads, on each rank */
 	unsigned nranks;                  /* 1, or the ranks of a cluster run */
 	struct cpu_limit cpu_limit;       /* cgroup quota and cpuset */
-	const struct opt_list *globals;   /* JSON's "global options" */
+	struct opt_list globals;          /* JSON's "global options", under fio's names */
 	/* after the run (run_summarize) */
 	struct report_unit *units;
 	size_t nunits;
