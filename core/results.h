@@ -57,11 +57,13 @@ struct dir_result {
 	uint64_t clat_key_ns[KEY_PCT_NR];
 };
 
-/* One job block in the output: a clone, or all clones of a group_reporting job. */
+/* One job block in the output: a clone, or, as fio's group_reporting, the clones of a
+ * group's jobs summed (each clone of a group_reporting job joins the block before it when
+ * both are of one group; the block keeps the first one's name). */
 struct report_unit {
-	const struct job *job;
+	const struct job *job;          /* the first job in it */
 	const struct job_result *jr;    /* its job's facts */
-	const struct opt_list *options; /* JSON's "job options" */
+	const struct opt_list *options; /* JSON's "job options": the last job's in it, as fio */
 	struct thread_stats ts;
 	unsigned groupid;
 	unsigned nr_clones;

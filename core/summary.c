@@ -135,11 +135,20 @@ struct clone_end {
 	int pid;
 };
 
+/* fio's group_reporting: a clone of a group_reporting job is reported with the clone
+ * before it when both are of one group, whatever that one's job (clones follow their job). */
+static bool joins_previous(const struct run_ctx *rc, size_t i)
+{
+	const struct job *job = &rc->cfg->jobs[rc->clones[i].job];
+	return i > 0 && i < rc->nclones && job->o.group_reporting &&
+	       rc->cfg->jobs[rc->clones[i - 1].job].groupid == job->groupid;
+}
+
 /* Append the units of one set of clones (clone i's stats: ts[i], or end[i].ts). */
 static void add_units(struct run_ctx *rc, const struct clone_end *end, const char *host, unsigned rank)
 {
 	struct run_results *r = &rc->results;
-	size_t first = r->nunits;
+	bool summed = false; /* the last unit sums its clones as a group */
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
@@ -147,8 +156,7 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 		uint64_t elapsed = end ? end[i].elapsed_s : c->elapsed_s;
 		int pid = end ? end[i].pid : (int)getpid();
 		struct report_unit *u;
-		bool joins = job->o.group_reporting && c->clone > 0 && r->nunits > first;
-		if (joins) {
+		if (joins_previous(rc, i)) {
 			u = &r->units[r->nunits - 1];
 		} else {
 			u = &r->units[r->nunits++];
@@ -158,9 +166,10 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 			u->host = host;
 			u->rank = rank;
 			u->pid = pid;
+			summed = job->o.group_reporting || joins_previous(rc, i + 1);
 		}
 		u->options = &r->jobs[c->job].options;
-		if (job->o.group_reporting)
+		if (summed)
 			thread_stats_merge(&u->ts, ts, true);
 		else
 			u->ts = *ts;
