@@ -157,7 +157,7 @@ static int plan_names(const struct job_opts *o, unsigned clone, struct file_plan
 	} else {
 		for (unsigned k = 0; k < o->nrfiles && !ret; k++) {
 			char name[PATH_MAX];
-			ret = files_format_name(o->filename_format, o->name, clone, k, name, sizeof(name));
+			ret = files_format_name(o->filename_format, o->section, clone, k, name, sizeof(name));
 			if (!ret)
 				ret = add_file(plan, o->directory, name);
 		}

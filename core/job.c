@@ -151,6 +151,8 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	/* As fio: the section's name, unless the section says name= (the last one wins); a
 	 * name= in [global] names no job. On the command line, --name starts the job. */
 	snprintf(name, sizeof(name), "%s", o->name);
+	char section[sizeof(o->section)];
+	snprintf(section, sizeof(section), "%s", o->section[0] ? o->section : o->name);
 	for (size_t k = 0; k < job->given.n; k++)
 		if (!strcmp(job->given.v[k].name, "name") && job->given.v[k].value)
 			snprintf(name, sizeof(name), "%s", job->given.v[k].value);
@@ -180,6 +182,7 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 			return ret;
 	}
 	snprintf(o->name, sizeof(o->name), "%s", name); /* not [global]'s name= */
+	snprintf(o->section, sizeof(o->section), "%s", section[0] ? section : name);
 	note_ignored(lists, 3, name);
 	/* As fio 3.33: no latencies. Its manual says bandwidth too, but fio still samples
 	 * bandwidth and IOPS (bw_mean, iops_mean, the "bw (KiB/s)" and "iops" lines), which

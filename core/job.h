@@ -76,6 +76,7 @@ enum { CONT_READ = 1, CONT_WRITE = 2, CONT_VERIFY = 4, CONT_ALL = 7 };
 /* Resolved options of one job section. Fixed-size strings keep it copyable. */
 struct job_opts {
 	char name[256];
+	char section[256];         /* $jobname in file names: the section's name even after name=, as fio */
 	char description[256];
 	char filename[PATH_MAX];   /* one name, or several joined with ':' */
 	char directory[PATH_MAX];
