@@ -139,9 +139,10 @@ struct clone_end {
  * before it when both are of one group, whatever that one's job (clones follow their job). */
 static bool joins_previous(const struct run_ctx *rc, size_t i)
 {
+	if (i == 0 || i >= rc->nclones)
+		return false;
 	const struct job *job = &rc->cfg->jobs[rc->clones[i].job];
-	return i > 0 && i < rc->nclones && job->o.group_reporting &&
-	       rc->cfg->jobs[rc->clones[i - 1].job].groupid == job->groupid;
+	return job->o.group_reporting && rc->cfg->jobs[rc->clones[i - 1].job].groupid == job->groupid;
 }
 
 /* Append the units of one set of clones (clone i's stats: ts[i], or end[i].ts). */
