@@ -15,7 +15,8 @@ import re
 
 SHAPES = [  # strings that tools read as numbers with units (dbench's IOPS=12.3k, BW=1.2GiB/s)
     ('count', r'[0-9]+(\.[0-9]+)?[kMG]?'),
-    ('rate', r'[0-9]+(\.[0-9]+)?[kMGT]?i?B/s'),
+    ('rate', r'[0-9]+(\.[0-9]+)?[kKMGTP]?i?B/s'),
+    ('size', r'[0-9]+(\.[0-9]+)?[kKMGTP]?i?B'),
     ('percent', r'[0-9]+(\.[0-9]+)?%'),
     ('pct=value', r'[0-9]+(\.[0-9]+)?%=[0-9]+'),
 ]

@@ -7,9 +7,10 @@ Usage: run.py IOBENCH WORKDIR [NAME...]   (names: only those cases)
 For each case: one TAP line for the job (both exit 0; for JSON output the same key paths
 with the same types; for terse the same field count and kinds), and one per consumer (it
 gets a value of the same kind from both runs: see consumers.kind). fio and iobench of a
-case run at the same time, each in its own directory; the figures are never compared.
+case run at the same time, each in its own directory, and two cases at a time (fio's
+start-up is mostly waiting); the figures are never compared.
 """
-import json, os, re, shlex, subprocess, sys, threading, time
+import concurrent.futures, json, os, re, shlex, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import consumers as C  # noqa: E402
@@ -266,9 +267,7 @@ def main():
     if not idle:
         print('ok - kbench with --idle-prof=percpu (cpu_idleness.system) # SKIP iobench has no --idle-prof yet; '
               'the kbench cases run without it')
-    for case in CASES:
-        if only and case.name not in only:
-            continue
+    def run_case(case):
         f = Run('fio', case, work, fio_version, case.idle_prof and idle)
         i = Run(iobench, case, work, ib_version, case.idle_prof and idle)
         f.start()
@@ -278,10 +277,16 @@ def main():
             w.start()
         for w in waits:
             w.join()
-        print('# %s: fio %.1fs, iobench %.1fs' % (case.name, f.secs, i.secs))
-        if check_job(case, f, i):
-            check_consumers(case, f, i)
-        subprocess.run(['rm', '-rf', os.path.join(work, case.name)])
+        return case, f, i
+
+    cases = [c for c in CASES if not only or c.name in only]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for case, f, i in pool.map(run_case, cases):
+            print('# %s: fio %.1fs, iobench %.1fs' % (case.name, f.secs, i.secs))
+            if check_job(case, f, i):
+                check_consumers(case, f, i)
+            sys.stdout.flush()
+            subprocess.run(['rm', '-rf', os.path.join(work, case.name)])
 
 
 main()
