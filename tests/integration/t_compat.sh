@@ -96,6 +96,10 @@ same wait "wait_for: the same bytes and I/Os per job" "$IOS"
 pair waitn "$T/wait.fio"
 same waitn "wait_for: one 'Run status group' in the normal output, as fio" \
 	"[l.split(':')[0] for l in out.splitlines() if l.startswith('Run status group')]"
+sed 's/^\[global\]$/[global]\ngroup_reporting/' wait.fio >waitg.fio
+pair waitg "$T/waitg.fio"
+same waitg "wait_for with group_reporting: one block for the three jobs ('read_iops: (groupid=0, jobs=3)'), as fio" \
+	"[l.split(': err')[0] for l in out.splitlines() if '(groupid=' in l]"
 cat >waitt.fio <<'EOF'
 [global]
 ioengine=null
