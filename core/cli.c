@@ -12,6 +12,7 @@
 #include "core/expr.h"
 #include "core/parse.h"
 #include "core/options.h"
+#include "core/version.h"
 
 static unsigned format_bit(const char *name)
 {
@@ -112,7 +113,7 @@ static int flag_help(const struct flag_call *c)
 
 static int flag_version(const struct flag_call *c)
 {
-	fprintf(c->out, "iobench-%s\n", IOBENCH_VERSION);
+	fprintf(c->out, "%s\n", IOBENCH_VERSION_STRING);
 	return FLAG_EXIT;
 }
 

@@ -447,7 +447,8 @@ static void find_disks(struct run_ctx *rc)
 {
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
-		if (engine_find(rc->cfg->jobs[c->job].o.ioengine)->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT))
+		const struct job_opts *o = &rc->cfg->jobs[c->job].o;
+		if (!o->disk_util || (engine_find(o->ioengine)->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
 			continue;
 		for (unsigned k = 0; k < c->plan.nfiles; k++)
 			if (disks_add_for_path(&rc->disks, c->plan.files[k].path))

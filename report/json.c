@@ -152,7 +152,7 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 		jint(job, "elapsed", (int64_t)u->elapsed_s);
 	}
 	if (!u->all_clients)
-		add_options(job, "job options", &u->job->given);
+		add_options(job, "job options", u->options);
 	/* fio's order: read, write, trim, sync, then mixed (unified_rw_reporting=both);
 	 * a mixed-only report has no sync. */
 	const struct dir_result *views[DDIR_NR + 1];
@@ -316,13 +316,13 @@ int report_json(FILE *out, const struct run_results *r, bool plus)
 	cJSON *root = cJSON_CreateObject();
 	if (!root)
 		return -ENOMEM;
-	cJSON_AddStringToObject(root, "fio version", "iobench-" IOBENCH_VERSION);
+	cJSON_AddStringToObject(root, "fio version", IOBENCH_VERSION_STRING);
 	jint(root, "timestamp", (int64_t)r->end_time);
 	jint(root, "timestamp_ms", (int64_t)r->end_ms);
 	fmt_time(when, sizeof(when), r->end_time);
 	cJSON_AddStringToObject(root, "time", when);
-	if (r->globals && r->globals->n)
-		add_options(root, "global options", r->globals);
+	if (r->globals.n)
+		add_options(root, "global options", &r->globals);
 	cJSON *jobs = cJSON_AddArrayToObject(root, r->clients ? "client_stats" : "jobs");
 	for (size_t i = 0; i < r->nunits; i++)
 		add_unit(jobs, &r->units[i], plus);

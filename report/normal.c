@@ -47,7 +47,7 @@ void report_normal_header(FILE *out, const struct run_results *r)
 		if (o->numjobs > 1)
 			fprintf(out, "...\n");
 	}
-	fprintf(out, "iobench-%s\n", IOBENCH_VERSION);
+	fprintf(out, "%s\n", IOBENCH_VERSION_STRING);
 	const struct cpu_limit *cl = &r->cpu_limit;
 	if (cl->quota_set)
 		fprintf(out, "cgroup CPU limit: %.2f CPUs (cgroup v%u quota %lldus per %lldus, %s)\n",
