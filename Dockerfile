@@ -9,7 +9,7 @@ FROM debian:bookworm AS build
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
         build-essential pkg-config file ca-certificates dpkg-dev nasm \
-        libaio-dev liburing-dev libcjson-dev libcmocka-dev libisal-dev libxxhash-dev libssl-dev
+        libaio-dev liburing-dev libcjson-dev libcmocka-dev libisal-dev libxxhash-dev libssl-dev zlib1g-dev
 WORKDIR /src
 COPY . .
 RUN make clean && make static \

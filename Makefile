@@ -11,15 +11,15 @@ CFLAGS    ?= -O2 -g
 PKG_CONFIG ?= pkg-config
 
 DEB_PKGS      := build-essential pkg-config libaio-dev liburing-dev libcjson-dev libcmocka-dev \
-                 libisal-dev libxxhash-dev libssl-dev
+                 libisal-dev libxxhash-dev libssl-dev zlib1g-dev
 DEB_TEST_PKGS := fio jq python3 python3-pandas python3-yaml util-linux fdisk e2fsprogs chromium \
                  openmpi-bin libopenmpi-dev nasm dpkg-dev file python3-kubernetes
 
-PKG_LIBS := liburing libcjson libisal libxxhash libcrypto
+PKG_LIBS := liburing libcjson libisal libxxhash libcrypto zlib
 # The build's pkg-config modules and the Debian packages that carry them (`make check`'s
 # one-line message when one is missing).
 PKG_DEBS := liburing:liburing-dev libcjson:libcjson-dev libisal:libisal-dev libxxhash:libxxhash-dev \
-            libcrypto:libssl-dev cmocka:libcmocka-dev
+            libcrypto:libssl-dev zlib:zlib1g-dev cmocka:libcmocka-dev
 override CPPFLAGS += -I. -D_GNU_SOURCE -DIOBENCH_VERSION=\"$(VERSION)\" -MMD -MP
 override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -pthread
 ifeq ($(WERROR),1)
@@ -61,7 +61,7 @@ STATIC_DEPS := build/static/deps
 ifeq ($(STATIC),1)
 BUILD      := build/static/obj
 PKG_CFLAGS := -I$(STATIC_DEPS)/include
-PKG_LDLIBS := $(STATIC_DEPS)/lib/libcjson.a $(STATIC_DEPS)/lib/libisal.a -luring -lxxhash -lcrypto
+PKG_LDLIBS := $(STATIC_DEPS)/lib/libcjson.a $(STATIC_DEPS)/lib/libisal.a -luring -lxxhash -lcrypto -lz
 override LDFLAGS += -static
 endif
 # `make mpi`: ./iobench-mpi, the same program built with mpicc and the MPI cluster layer.

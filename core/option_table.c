@@ -128,7 +128,7 @@ const struct option_def option_table[] = {
 	     "Size of each file; a range picks a random size per file"),
 	{ .name = "io_size", .alias = "io_limit", .type = OPT_SIZE, .offset = OFF(io_size), .category = C_FILE,
 	  .help = "Bytes of I/O to do, independent of the region size" },
-	{ .name = "offset", .type = OPT_FUNC, .offset = OFF(offset), .parse = opt_parse_size_pct,
+	{ .name = "offset", .alias = "fileoffset", .type = OPT_FUNC, .offset = OFF(offset), .parse = opt_parse_size_pct,
 	  .syntax = "size, or N%", .category = C_FILE, .help = "Start of the region in each file" },
 	{ .name = "offset_increment", .type = OPT_FUNC, .offset = OFF(offset_increment),
 	  .parse = opt_parse_size_pct, .syntax = "size, or N%", .category = C_FILE,
@@ -144,6 +144,10 @@ const struct option_def option_table[] = {
 	BOOL("create_on_open", create_on_open, "0", C_FILE, "Create files when first opened, not before"),
 	BOOL("allow_file_create", allow_file_create, "1", C_FILE, "May create files that do not exist"),
 	CHOICE("fallocate", fallocate, fallocate_choices, "native", C_FILE, "How new files are allocated"),
+	BOOL("overwrite", overwrite, "0", C_FILE,
+	     "A writing job's files are first laid out with data, so that writes overwrite it"),
+	NOOP("dir", C_FILE, "Accepted and ignored, as fio does: an option of fio's tiobench profile, "
+	     "not the job's directory (that is directory=)"),
 
 	{ .name = "rw", .alias = "readwrite", .type = OPT_FUNC, .offset = OFF(rw), .parse = opt_parse_rw,
 	  .def = "read", .syntax = "read|write|trim|randread|randwrite|randtrim|rw|randrw|trimwrite|randtrimwrite[:N]", .category = C_PAT,
@@ -234,7 +238,7 @@ const struct option_def option_table[] = {
 
 	STR("ioengine", ioengine, "psync", C_ENG, "I/O engine (iobench --enghelp lists them, and their options)"),
 	UINT("iodepth", iodepth, "1", 1, 65536, C_ENG, "Number of I/Os to keep in flight"),
-	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .type = OPT_UINT,
+	{ .name = "iodepth_batch", .alias = "iodepth_batch_submit", .type = OPT_UINT,
 	  .offset = OFF(iodepth_batch_submit), .def = "1", .min = 0, .max = 65536, .category = C_ENG,
 	  .help = "I/Os to queue before submitting them together" },
 	{ .name = "iodepth_batch_complete_min", .alias = "iodepth_batch_complete", .type = OPT_UINT,
@@ -272,6 +276,7 @@ const struct option_def option_table[] = {
 	{ .name = "disable_bw_measurement", .alias = "disable_bw", .type = OPT_BOOL, .offset = OFF(disable_bw),
 	  .def = "0", .category = C_REP, .help = "Do not sample bandwidth and IOPS" },
 	BOOL("gtod_reduce", gtod_reduce, "0", C_REP, "Measure no latencies, take fewer clock readings"),
+	BOOL("disk_util", disk_util, "1", C_REP, "Report the utilization of the disks behind the job's files"),
 	FUNC("write_bw_log", bw_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
 	     "Bandwidth log: PREFIX_bw.N.log"),
 	FUNC("write_iops_log", iops_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,

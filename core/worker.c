@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/debug.h"
 #include "core/worker_int.h"
 
 /* ---- issue ---- */
@@ -212,6 +213,8 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 		worker_fail(s, r);
 		return false;
 	}
+	if (__builtin_expect(s->debug_io, 0))
+		io_debug(s, "queue", u);
 	bool check = verify_is_check(s, u); /* a verify read: not the workload's */
 	if (!check) {
 		if (d != DDIR_TRIM || s->trim.counted) {
@@ -378,13 +381,16 @@ static void worker_body(struct wstate *s)
 
 int worker_run(struct worker *w)
 {
-	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk };
+	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
 	int ret;
 
 	time_reset_stats(&s);
 	rng_seed(&s.rng, w->seed);
 	rng_seed(&s.buf_rng, w->seed ^ 0xb0f);
-	set_affinity(&s);
+	if (set_affinity(&s) && w->warnings_fatal) { /* its note said why */
+		ret = -EINVAL;
+		goto out_free_state;
+	}
 	start_delay(&s);
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
@@ -405,6 +411,12 @@ int worker_run(struct worker *w)
 		engine_failed(&s, "", ret);
 		goto out_close_files;
 	}
+	if (debug_on(w->debug, DBG_JOB))
+		debug_print(DBG_JOB, "job '%s' clone %u: starting, depth %u, %u file%s\n", w->o->name, w->clone, s.depth,
+			    s.nfiles, s.nfiles == 1 ? "" : "s");
+	if (debug_on(w->debug, DBG_RANDOM))
+		debug_print(DBG_RANDOM, "job '%s' clone %u: seed 0x%llx (randrepeat=%d)\n", w->o->name, w->clone,
+			    (unsigned long long)w->seed, (int)w->o->randrepeat);
 	offsets_init(&s);
 	pace_init(&s);
 	ret = verify_setup(&s);
@@ -430,5 +442,7 @@ out_free_state:
 		w->err = ret;
 		w->ts->error = -ret;
 	}
+	if (debug_on(w->debug, DBG_JOB))
+		debug_print(DBG_JOB, "job '%s' clone %u: done, err=%d\n", w->o->name, w->clone, -w->err);
 	return w->err;
 }

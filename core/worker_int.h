@@ -180,6 +180,7 @@ struct wstate {
 	bool measuring;
 	/* what is recorded (disable_*, *_percentiles, gtod_reduce) */
 	bool rec_slat, rec_clat, rec_lat, hist_slat, hist_lat, rec_bw;
+	bool debug_io;              /* --debug=io: a line per I/O queued and completed */
 	/* time */
 	uint64_t now, start_ns, measure_start_ns, ramp_end_ns, deadline_ns;
 	uint64_t last_sample_ns, sample_bytes[DDIR_NR], sample_ios[DDIR_NR];
@@ -238,6 +239,8 @@ static inline void units_check(const struct wstate *s)
 
 
 /* worker_io.c: the I/O with the engine. */
+/* --debug=io: a line per I/O queued and completed (the caller tests s->debug_io). */
+void io_debug(const struct wstate *s, const char *what, const struct io_unit *u);
 /* Submit what is queued (one timestamp for the batch). */
 void io_commit(struct wstate *s);
 /* Wait for completions: at least min, or until timeout_ns (0 = no timeout). */
@@ -251,7 +254,8 @@ void io_sync_file(struct wstate *s, struct wfile *f, bool datasync);
 
 /* worker_setup.c */
 void setup_depth(struct wstate *s);
-void set_affinity(struct wstate *s);
+/* 0, or 1 when it printed a note (the CPUs asked for are not all this process's). */
+int set_affinity(struct wstate *s);
 /* The files (none open), descriptors, units, buffers and event array. 0 or -errno. */
 int alloc_state(struct wstate *s);
 void free_state(struct wstate *s);

@@ -9,9 +9,20 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/debug.h"
 #include "core/worker_int.h"
 
 static const char *const ddir_word[DDIR_NR] = { "read", "write", "trim" };
+
+void __attribute__((noinline, cold)) io_debug(const struct wstate *s, const char *what, const struct io_unit *u)
+{
+	char res[32] = "";
+	if (!strcmp(what, "complete"))
+		snprintf(res, sizeof(res), ",res=%lld", (long long)u->result);
+	debug_print(DBG_IO, "%s: io_u %p: off=0x%llx,len=0x%llx,ddir=%d,file=%s%s\n", what, (const void *)u,
+		    (unsigned long long)u->offset, (unsigned long long)u->len, (int)u->ddir,
+		    s->files[u->file_index].cf->path, res);
+}
 
 /* ---- completion ---- */
 
@@ -82,6 +93,8 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
 {
 	unit_free(s, u, from);
+	if (__builtin_expect(s->debug_io, 0))
+		io_debug(s, "complete", u);
 	s->last_done = u->ddir;
 	int ret = s->ver.on && u->result >= 0 ? verify_completed(s, u) : 0; /* reads checked, writes noted */
 	if (ret)

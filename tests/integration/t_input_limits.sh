@@ -183,7 +183,7 @@ fi
 
 # ---- 4. --output-format lists of any length ----
 timeout 20 "$IOBENCH" --output-format="$(repeat json 200 ,),terse" $NULLJOB --size=1m >fmt.txt 2>fmt.err
-check "--output-format=json x200,terse prints both: the terse line" grep -q '^3;iobench-' fmt.txt
+check "--output-format=json x200,terse prints both: the terse line" grep -q '^3;fio-3.33+iobench-' fmt.txt
 grep -v '^3;' fmt.txt >fmt.json
 check "... and the JSON" sh -c "[ ! -s fmt.err ]" && jqe '.jobs[0].jobname == "j"' fmt.json
 refused "an unknown format after 200 good ones is named" "--output-format: unknown format 'xml'" \
