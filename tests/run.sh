@@ -29,7 +29,7 @@ for bin in "$@"; do
 	CMOCKA_MESSAGE_OUTPUT=TAP run_one "$(basename "$bin")" "$bin"
 done
 for t in "$top"/tests/${SUITE:-integration}/t_*.sh; do
-	case "$t" in *"${TESTS:-}"*) ;; *) continue ;; esac
+	case "$(basename "$t")" in *"${TESTS:-}"*) ;; *) continue ;; esac # the name, not the path
 	run_one "$(basename "$t")" sh "$t"
 done
 
