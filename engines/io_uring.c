@@ -313,6 +313,7 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 
 const struct engine_ops io_uring_engine_ops = {
 	.name = "io_uring",
+	.flags = ENGINE_TRIM,
 	.options = uring_options,
 	.options_size = sizeof(struct uring_opts),
 	.init = uring_init,

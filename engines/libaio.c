@@ -198,6 +198,7 @@ got:
 
 const struct engine_ops libaio_engine_ops = {
 	.name = "libaio",
+	.flags = ENGINE_TRIM,
 	.options = libaio_options,
 	.options_size = sizeof(struct libaio_opts),
 	.init = libaio_init,

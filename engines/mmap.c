@@ -187,7 +187,7 @@ static int mmap_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops mmap_engine_ops = {
 	.name = "mmap",
-	.flags = ENGINE_SYNC,
+	.flags = ENGINE_SYNC | ENGINE_TRIM,
 	.init = mmap_init,
 	.cleanup = mmap_cleanup,
 	.open_file = mmap_open,

@@ -81,7 +81,7 @@ static int null_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 
 const struct engine_ops null_engine_ops = {
 	.name = "null",
-	.flags = ENGINE_NO_FILE,
+	.flags = ENGINE_NO_FILE | ENGINE_TRIM,
 	.init = null_init,
 	.cleanup = null_cleanup,
 	.open_file = null_open,

@@ -136,6 +136,7 @@ static int posixaio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max
 
 const struct engine_ops posixaio_engine_ops = {
 	.name = "posixaio",
+	.flags = ENGINE_TRIM,
 	.init = posixaio_init,
 	.cleanup = posixaio_cleanup,
 	.queue = posixaio_queue,

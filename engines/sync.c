@@ -118,7 +118,7 @@ static const struct option_def faulty_options[] = {
 	}                                                                      \
 	const struct engine_ops nm##_engine_ops = {                            \
 		.name = #nm,                                                   \
-		.flags = ENGINE_SYNC,                                          \
+		.flags = ENGINE_SYNC | ENGINE_TRIM,                            \
 		.options = table,                                              \
 		.options_size = sizeof(struct sync_opts),                      \
 		.init = sync_init,                                             \
@@ -133,7 +133,7 @@ SYNC_ENGINE(pvsync2, pvsync2_options)
 
 const struct engine_ops faulty_engine_ops = {
 	.name = "faulty",
-	.flags = ENGINE_SYNC,
+	.flags = ENGINE_SYNC | ENGINE_TRIM,
 	.options = faulty_options,
 	.options_size = sizeof(struct sync_opts),
 	.init = sync_init,

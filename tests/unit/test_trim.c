@@ -355,6 +355,38 @@ static void test_verify_trimmed(void **state)
 	free(x);
 }
 
+/* ENGINE_TRIM: every engine iobench has trims (as fio's do); one without it refuses the
+ * jobs that would trim, and only those. */
+static void test_engine_trim_flag(void **state)
+{
+	for (size_t i = 0; engine_by_index(i); i++)
+		assert_true(engine_by_index(i)->flags & ENGINE_TRIM);
+	const struct engine_ops notrim = { .name = "notrim", .flags = ENGINE_SYNC };
+	const char *refused[][5] = {
+		{ "rw=trim", NULL },
+		{ "rw=randtrimwrite", NULL },
+		{ "rw=write", "verify=md5", "trim_percentage=10", NULL },
+	};
+	const char *fine[][5] = {
+		{ "rw=randrw", NULL },
+		{ "rw=write", "trim_percentage=10", NULL }, /* without verify: nothing is trimmed */
+		{ "rw=write", "verify=md5", "do_verify=0", "trim_percentage=10", NULL },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		struct job *job = job_of(refused[i][0], refused[i][1], refused[i][2], refused[i][3], NULL);
+		assert_int_equal(engine_check_job(&notrim, &job->o), -EINVAL);
+		assert_int_equal(engine_check_job(engine_find("psync"), &job->o), 0);
+		job_free(job);
+		free(job);
+	}
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		struct job *job = job_of(fine[i][0], fine[i][1], fine[i][2], fine[i][3], NULL);
+		assert_int_equal(engine_check_job(&notrim, &job->o), 0);
+		job_free(job);
+		free(job);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_trim_range_punches),
 		cmocka_unit_test(test_chosen_backlog),
 		cmocka_unit_test(test_verify_trimmed),
+		cmocka_unit_test(test_engine_trim_flag),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
