@@ -37,7 +37,6 @@ int64_t trim_range(int fd, unsigned char *kind, uint64_t off, uint64_t len)
 	return r < 0 ? -errno : (int64_t)len;
 }
 
-
 /* ---- the worker's part ---- */
 
 static uint64_t job_max_bs(const struct job_opts *o)

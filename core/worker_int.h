@@ -237,7 +237,6 @@ static inline void units_check(const struct wstate *s)
 	(void)s;
 }
 
-
 /* worker_io.c: the I/O with the engine. */
 /* --debug=io: a line per I/O queued and completed (the caller tests s->debug_io). */
 void io_debug(const struct wstate *s, const char *what, const struct io_unit *u);
