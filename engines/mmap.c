@@ -115,11 +115,13 @@ static int mmap_open(struct engine_ctx *ctx, const char *path, int flags, int *f
 	if (f < 0)
 		return -errno;
 	struct stat st;
-	if (fstat(f, &st) < 0 || st.st_size == 0) {
-		int err = st.st_size == 0 ? -EINVAL : -errno;
+	off_t len = fstat(f, &st) < 0 ? -1 : S_ISBLK(st.st_mode) ? lseek(f, 0, SEEK_END) : st.st_size;
+	if (len <= 0) { /* a block device's st_size is 0: its size is where its end is */
+		int err = len == 0 ? -EINVAL : -errno;
 		close(f);
 		return err;
 	}
+	st.st_size = len;
 	int prot = PROT_READ | ((flags & O_ACCMODE) != O_RDONLY ? PROT_WRITE : 0);
 	void *addr = mmap(NULL, (size_t)st.st_size, prot, MAP_SHARED, f, 0);
 	struct mapping *maps = addr == MAP_FAILED ? NULL : realloc(md->maps, (md->n + 1) * sizeof(*maps));
