@@ -19,6 +19,8 @@ struct text_state {
 	struct iolog *log;
 	unsigned long line;
 	uint64_t wait_us;           /* v2: the waits so far */
+	struct iolog *names;        /* the log's own files, added and open (log, unless redirected) */
+	struct iolog_parse_opts name_po; /* po without the redirect */
 	char *err;
 	size_t errlen;
 };
@@ -109,10 +111,10 @@ static int header_version(char *line)
 
 static int file_line(struct text_state *t, const char *path, const char *action)
 {
-	long i = iolog_file_index(t->log, t->po, path);
+	long i = iolog_file_index(t->names, &t->name_po, path);
 	if (i < 0)
 		return fail(t, (int)i, i == -ENAMETOOLONG ? "file name '%.200s...' is too long" : "out of memory%.0s", path);
-	struct iolog_file *f = &t->log->files[i];
+	struct iolog_file *f = &t->names->files[i];
 	if (!strcmp(action, "add")) {
 		f->state |= IOLOG_ADDED;
 	} else if (!strcmp(action, "open") || !strcmp(action, "close")) {
@@ -162,10 +164,10 @@ static int io_line(struct text_state *t, const char *path, const char *action, c
 	}
 	if (act <= IOLOG_TRIM && !len)
 		return fail(t, -EINVAL, "a %s of length 0", action);
-	long i = iolog_file_index(t->log, t->po, path);
+	long k = iolog_file_index(t->names, &t->name_po, path), i = k < 0 ? k : iolog_file_index(t->log, t->po, path);
 	if (i < 0)
 		return fail(t, (int)i, i == -ENAMETOOLONG ? "file name '%.200s...' is too long" : "out of memory%.0s", path);
-	unsigned char st = t->log->files[i].state;
+	unsigned char st = t->names->files[k].state;
 	if (!(st & IOLOG_ADDED))
 		return fail(t, -EINVAL, "'%.1024s' was not added (no '%.1024s add' line before it)", path, path);
 	if (!(st & IOLOG_OPEN))
@@ -218,8 +220,9 @@ static int text_header(struct text_state *t, const unsigned char head[4], size_t
 	if (n && buf[n - 1] == '\r')
 		n--;
 	buf[n] = '\0';
-	if (memchr(buf, '\0', n))
-		return fail(t, -EINVAL, "not an I/O log: binary data that is not a blktrace file");
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)buf[i] < 0x20 && buf[i] != '\t')
+			return fail(t, -EINVAL, "not an I/O log: binary data that is not a blktrace file");
 	char copy[LINE_MAX_LEN];
 	snprintf(copy, sizeof(copy), "%s", buf);
 	int v = header_version(copy);
@@ -239,7 +242,12 @@ int iolog_read(FILE *f, const char *name, const struct iolog_parse_opts *po, str
 	unsigned char head[4];
 	size_t nhead = fread(head, 1, sizeof(head), f);
 	char buf[LINE_MAX_LEN];
-	struct text_state t = { f, name, po, log, 0, 0, err, errlen };
+	struct iolog names = { 0 };
+	struct text_state t = { f, name, po, log, 0, 0, log, *po, err, errlen };
+	if (po->redirect && po->redirect[0]) { /* each file of the log is still added, opened and closed */
+		t.names = &names;
+		t.name_po.redirect = NULL;
+	}
 	if (nhead == sizeof(head) && blktrace_magic(head)) {
 		log->format = IOLOG_BLKTRACE;
 		return blktrace_parse(f, head, name, po, log, err, errlen);
@@ -253,6 +261,7 @@ int iolog_read(FILE *f, const char *name, const struct iolog_parse_opts *po, str
 	int ret;
 	while ((ret = read_line(&t, buf, sizeof(buf))) > 0)
 		if ((ret = text_line(&t, buf)))
-			return ret;
+			break;
+	iolog_free(&names);
 	return ret;
 }

@@ -113,6 +113,11 @@ static void test_options(void **state)
 	assert_int_equal(log.ent[1].len, 512);    /* a text log's lengths stay */
 	assert_int_equal(log.ent[2].off, 4096);
 	iolog_free(&log);
+	/* redirected, each file of the log is still opened and closed on its own */
+	assert_int_equal(parse_str("fio version 2 iolog\na add\nb add\na open\nb open\na write 0 1\na close\n"
+				   "b write 1 1\nb close\n", &po, &log, err), 0);
+	assert_int_equal(log.n, 2);
+	iolog_free(&log);
 
 	struct iolog_parse_opts dir = { NULL, "/base", 0, 0, 1u << IOLOG_WRITE | 1u << IOLOG_SYNC };
 	assert_int_equal(parse_str(text, &dir, &log, err), 0);
