@@ -350,18 +350,17 @@ const struct option_def option_table[] = {
 	NOT("sync_file_range", "sync_file_range(2) every N writes"),
 	NOT("write_barrier", "Barrier writes"),
 	NOT("trim_backlog", "Trim backlog"),
-	NOT("replay_redirect", "Replay onto another device"),
-	NOT("read_iolog", "Replay an I/O log"),
-	NOT("write_iolog", "Record an I/O log"),
 	{ NULL },
 };
 
 /* The core's tables, in --cmdhelp's order: this one, then one per area (each in its own
  * file, so that areas grow apart). */
 extern const struct option_def options_verify[];
+extern const struct option_def options_iolog[];
 
 const struct option_def *const option_tables[] = {
 	option_table,
 	options_verify,
+	options_iolog,
 	NULL,
 };

@@ -230,6 +230,8 @@ static void sync_file(struct wstate *s, struct wfile *f, bool datasync)
 	if (f->fd < 0)
 		return;
 	drain(s);
+	if (s->rec.on)
+		iolog_rec_sync(s, (unsigned)(f - s->files), datasync);
 	uint64_t t0 = clock_fast_ns(s->clk);
 	int ret = datasync ? fdatasync(f->fd) : fsync(f->fd);
 	s->now = clock_fast_ns(s->clk);
@@ -254,6 +256,8 @@ static void sync_file(struct wstate *s, struct wfile *f, bool datasync)
 static bool workload_paused(const struct wstate *s)
 {
 	const struct job_opts *o = s->o;
+	if (s->replay.on) /* the log says how much */
+		return replay_done(&s->replay);
 	if (o->number_ios && s->issued_ios >= o->number_ios)
 		return true;
 	if (o->time_based)
@@ -321,12 +325,43 @@ static bool verify_turn(struct wstate *s, bool *issued)
 	return step == VSTEP_READ || workload_paused(s);
 }
 
+/* read_iolog: the log's next I/O or sync, when it is due. */
+static bool issue_replay(struct wstate *s)
+{
+	struct replay_io io;
+	switch (replay_next(s, &io)) {
+	case REPLAY_WAIT:
+		wait_for_slot(s, io.wait_ns);
+		return false;
+	case REPLAY_SYNC:
+		sync_file(s, &s->files[io.file], io.act == IOLOG_DATASYNC);
+		return true;
+	case REPLAY_DONE:
+		return false;
+	case REPLAY_IO:
+		break;
+	}
+	struct wfile *f = &s->files[io.file];
+	struct io_unit *u = unit_take(s);
+	u->ddir = (enum ddir)io.act;
+	u->len = io.len;
+	u->offset = io.off;
+	u->fd = f->fd;
+	u->file_index = io.file;
+	verify_mark(s, u, false);
+	if (u->ddir == DDIR_WRITE)
+		buffers_fill(s, u);
+	return queue_prepared(s, u);
+}
+
 /* Prepare one I/O and queue it. Returns false when the caller should stop filling for now. */
 static bool issue_one(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	if (s->retry) /* the engine was busy: the I/O it refused goes first, as prepared */
 		return queue_prepared(s, s->retry);
+	if (s->replay.on)
+		return issue_replay(s);
 	bool issued;
 	if (s->ver.on && verify_turn(s, &issued))
 		return issued;
@@ -414,6 +449,8 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	}
 	if (__builtin_expect(s->debug_io, 0))
 		debug_io(s, "queue", u);
+	if (s->rec.on)
+		iolog_rec_io(s, u);
 	bool check = verify_is_check(s, u); /* a verify read: not the workload's */
 	if (!check) {
 		s->issued_bytes += u->len;
@@ -614,6 +651,9 @@ int worker_run(struct worker *w)
 			    (unsigned long long)w->seed, (int)w->o->randrepeat);
 	offsets_init(&s);
 	pace_init(&s);
+	ret = iolog_setup(&s);
+	if (ret)
+		goto out_iolog_teardown;
 	ret = verify_setup(&s);
 	if (ret)
 		goto out_verify_teardown;
@@ -624,6 +664,9 @@ int worker_run(struct worker *w)
 	logs_teardown(&s);
 out_verify_teardown:
 	verify_teardown(&s);
+out_iolog_teardown:
+	if (iolog_teardown(&s) && !ret)
+		ret = -EIO;
 out_close_files:
 	close_files(&s);
 out_cleanup_engine:

@@ -8,6 +8,7 @@
  *   verify_phase.c   what was written, read back and checked               (struct verifying)
  *   whole.c          opendir whole-file reads: files opened and closed in turn (struct whole)
  *   buffers.c        write buffer contents
+ *   iolog_replay.c   read_iolog's entries, write_iolog's lines      (struct replaying, iolog_rec)
  *
  * Only worker.c calls into the others; none of them calls back into it: they return -errno
  * and the loop decides (worker_fail). */
@@ -16,6 +17,7 @@
 #include <sys/resource.h>
 
 #include "core/files.h"
+#include "core/iolog.h"
 #include "core/perflog.h"
 #include "core/rand.h"
 #include "core/worker.h"
@@ -144,6 +146,8 @@ struct wstate {
 	struct pacing pace;
 	struct verifying ver;
 	struct whole whole;
+	struct replaying replay;    /* read_iolog (core/iolog_replay.c) */
+	struct iolog_rec rec;       /* write_iolog (core/iolog_replay.c) */
 };
 
 /* worker_setup.c */
