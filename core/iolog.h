@@ -127,7 +127,7 @@ int iolog_job_prepare(struct job *job, const struct run_cfg *cfg);
 /* The files of the clone replaying a log, and its amount of I/O. 0 or -errno after a line. */
 int iolog_plan(const struct job *job, unsigned clone, bool no_file, struct file_plan *plan);
 /* When its group starts: the files the log writes are created if missing; a missing file it
- * only reads fails the clone. 0 or -errno after a line. */
+ * does not write fails the clone. 0 or -errno after a line. */
 int iolog_layout(const struct job *job, const struct file_plan *plan, bool readonly);
 
 /* ---- core/iolog_replay.c: the worker's part (struct wstate: replay, rec) ---- */

@@ -2,7 +2,7 @@
  * merge_blktrace_file asks) and become the job's plan: its files are the log's, its
  * directions and amount of I/O the log's (size, rw, bs, loops, io_size and number_ios do not
  * apply, as in fio), and nothing is laid out: a file the log writes is created empty if
- * missing, one it only reads must exist. write_iolog's file is checked before any job runs. */
+ * missing, one it does not write must exist. write_iolog's file is checked before any job runs. */
 #include "core/iolog.h"
 
 #include <errno.h>
@@ -204,7 +204,7 @@ int iolog_plan(const struct job *job, unsigned clone, bool no_file, struct file_
 	plan->nfiles = log->nfiles;
 	for (unsigned i = 0; i < log->nfiles && job->groupid == 0 && !no_file; i++)
 		if (!plan->files[i].exists && !log->files[i].writes) { /* no earlier group can make it */
-			fprintf(stderr, "iobench: job '%s': read_iolog %s: '%s' does not exist, and the log only reads it\n",
+			fprintf(stderr, "iobench: job '%s': read_iolog %s: '%s' does not exist, and the log does not write it\n",
 				job->o.name, log->name, plan->files[i].path);
 			return -ENOENT;
 		}
@@ -234,7 +234,7 @@ int iolog_layout(const struct job *job, const struct file_plan *plan, bool reado
 		struct stat st;
 		if (stat(path, &st) == 0)
 			continue;
-		const char *why = !plan->replay->files[i].writes ? "the log only reads it"
+		const char *why = !plan->replay->files[i].writes ? "the log does not write it"
 				  : readonly ? "--readonly is set" : !o->allow_file_create ? "allow_file_create=0" : NULL;
 		if (!why) {
 			int ret = create_empty(o, path);

@@ -307,7 +307,7 @@ hostile "a log that is not there" "read_iolog: cannot open 'missing.log': No suc
 head -c 70 bt.bin >hz/h.log
 hostile "a truncated blktrace file" "h.log: event 1 at byte 52: truncated: 18 of the 48 bytes of an event"
 printf "$H2$D read 0 4096\n" | sed "s#D #$D #g" >hz/h.log
-hostile "a file the log only reads, missing" "read_iolog h.log: '$D' does not exist, and the log only reads it"
+hostile "a file the log only reads, missing" "read_iolog h.log: '$D' does not exist, and the log does not write it"
 printf "fio version 2 iolog\n$T/hz/sub/w add\n$T/hz/sub/w open\n$T/hz/sub/w write 8192 4096\n" >hz/w.log
 (cd hz && "$IOBENCH" --name=w --read_iolog=w.log --output-format=json >w.out 2>w.err)
 check "a log that writes: only its file is made, up to its furthest write ($(cd hz && find sub -type f -printf '%p %s '))" \
