@@ -8,6 +8,7 @@
 # replays them; merge_blktrace_file and --merge-blktrace-only; hostile logs (one line naming
 # the file and the line, exit 1, nothing on stdout, nothing written); and a replayed write
 # onto a mounted block device refused as other writes are.
+# lane: timing (replay_time_scale and replay_no_stall are timed)
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 if ! have fio || ! have python3 || ! have jq; then
