@@ -348,9 +348,6 @@ const struct option_def option_table[] = {
 	NOT("cgroup", "Control group"),
 	NOT("sync_file_range", "sync_file_range(2) every N writes"),
 	NOT("write_barrier", "Barrier writes"),
-	NOT("replay_redirect", "Replay onto another device"),
-	NOT("read_iolog", "Replay an I/O log"),
-	NOT("write_iolog", "Record an I/O log"),
 	{ NULL },
 };
 
@@ -358,10 +355,12 @@ const struct option_def option_table[] = {
  * file, so that areas grow apart). */
 extern const struct option_def options_verify[]; /* core/options_verify.c */
 extern const struct option_def options_trim[];   /* core/options_trim.c */
+extern const struct option_def options_iolog[];  /* core/options_iolog.c */
 
 const struct option_def *const option_tables[] = {
 	option_table,
 	options_verify,
 	options_trim,
+	options_iolog,
 	NULL,
 };

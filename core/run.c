@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/guard.h"
+#include "core/iolog.h"
 #include "core/layout.h"
 #include "core/worker.h"
 
@@ -196,7 +197,9 @@ static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	const struct engine_ops *ops = engine_find(job->o.ioengine);
 	bool no_file = ops->flags & ENGINE_NO_FILE;
 	c->plan_later = false;
-	return files_plan(&job->o, c->gclone, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file) ||
+	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
+				  : files_plan(&job->o, c->gclone, no_file, &c->plan);
+	return planned || guard_files(&job->o, &c->plan, no_file) ||
 			       check_targets(&job->o, ops, &c->plan)
 		       ? -EINVAL : 0;
 }
@@ -207,7 +210,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	rc->cfg = cfg;
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		struct job *job = &cfg->jobs[i];
-		if (job_resolve(job, &cfg->cmdline_globals))
+		if (job_resolve(job, &cfg->cmdline_globals) || iolog_job_prepare(job, cfg))
 			return -EINVAL;
 		if (check_job(job, cfg))
 			return -EINVAL;

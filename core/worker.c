@@ -23,6 +23,8 @@
 static bool workload_spent(const struct wstate *s)
 {
 	const struct job_opts *o = s->o;
+	if (s->replay.on) /* the log says how much */
+		return replay_done(&s->replay);
 	if (o->number_ios && s->issued_ios >= o->number_ios)
 		return true;
 	if (o->time_based)
@@ -123,12 +125,43 @@ static bool verify_turn(struct wstate *s, bool *issued)
 	return step == VSTEP_READ || workload_paused(s);
 }
 
+/* read_iolog: the log's next I/O or sync, when it is due. */
+static bool issue_replay(struct wstate *s)
+{
+	struct replay_io io;
+	switch (replay_next(s, &io)) {
+	case REPLAY_WAIT:
+		wait_for_slot(s, io.wait_ns);
+		return false;
+	case REPLAY_SYNC:
+		io_sync_file(s, &s->files[io.file], io.act == IOLOG_DATASYNC);
+		return true;
+	case REPLAY_DONE:
+		return false;
+	case REPLAY_IO:
+		break;
+	}
+	struct wfile *f = &s->files[io.file];
+	struct io_unit *u = unit_take(s);
+	u->ddir = (enum ddir)io.act;
+	u->len = io.len;
+	u->offset = io.off;
+	u->fd = f->fd;
+	u->file_index = io.file;
+	verify_mark(s, u, false);
+	if (u->ddir == DDIR_WRITE)
+		buffers_fill(s, u);
+	return queue_prepared(s, u);
+}
+
 /* Prepare one I/O and queue it. Returns false when the caller should stop filling for now. */
 static bool issue_one(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	if (s->retry) /* the engine was busy: the I/O it refused goes first, as prepared */
 		return queue_prepared(s, s->retry);
+	if (s->replay.on)
+		return issue_replay(s);
 	bool issued;
 	if (s->ver.on && verify_turn(s, &issued))
 		return issued;
@@ -215,6 +248,8 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	}
 	if (__builtin_expect(s->debug_io, 0))
 		io_debug(s, "queue", u);
+	if (s->rec.on)
+		iolog_rec_io(s, u);
 	bool check = verify_is_check(s, u); /* a verify read: not the workload's */
 	if (!check) {
 		if (d != DDIR_TRIM || s->trim.counted) {
@@ -419,6 +454,9 @@ int worker_run(struct worker *w)
 			    (unsigned long long)w->seed, (int)w->o->randrepeat);
 	offsets_init(&s);
 	pace_init(&s);
+	ret = iolog_setup(&s);
+	if (ret)
+		goto out_iolog_teardown;
 	ret = verify_setup(&s);
 	if (!ret)
 		ret = trim_setup(&s);
@@ -432,6 +470,9 @@ int worker_run(struct worker *w)
 out_verify_teardown:
 	trim_teardown(&s);
 	verify_teardown(&s);
+out_iolog_teardown:
+	if (iolog_teardown(&s) && !ret)
+		ret = -EIO;
 out_close_files:
 	close_files(&s);
 out_cleanup_engine:

@@ -10,6 +10,7 @@
  *   whole.c          opendir whole-file reads: files opened and closed in turn (struct whole)
  *   buffers.c        write buffer contents
  *   trim.c           trim+write pairs, written blocks chosen for trimming (struct trimming, core/trim.h)
+ *   iolog_replay.c   read_iolog's entries, write_iolog's lines      (struct replaying, iolog_rec)
  *
  * Only the loop (worker.c, and worker_io.c below it) calls into the others; none of them
  * calls back into it: they return -errno and the loop decides (worker_fail). worker_io.c
@@ -19,6 +20,7 @@
 #include <sys/resource.h>
 
 #include "core/files.h"
+#include "core/iolog.h"
 #include "core/perflog.h"
 #include "core/rand.h"
 #include "core/worker.h"
@@ -193,6 +195,8 @@ struct wstate {
 	struct whole whole;
 	struct trimming trim;
 	enum ddir last_done;        /* of the last I/O that completed (trim_backlog's rule) */
+	struct replaying replay;    /* read_iolog (core/iolog_replay.c) */
+	struct iolog_rec rec;       /* write_iolog (core/iolog_replay.c) */
 };
 
 /* ---- the loop's own (worker.c, worker_io.c) ---- */

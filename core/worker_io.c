@@ -189,6 +189,8 @@ void io_sync_file(struct wstate *s, struct wfile *f, bool datasync)
 	if (f->fd < 0)
 		return;
 	io_drain(s);
+	if (s->rec.on)
+		iolog_rec_sync(s, (unsigned)(f - s->files), datasync);
 	uint64_t t0 = clock_fast_ns(s->clk);
 	int ret = datasync ? fdatasync(f->fd) : fsync(f->fd);
 	s->now = clock_fast_ns(s->clk);
