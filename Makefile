@@ -63,6 +63,8 @@ BUILD      := build/static/obj
 PKG_CFLAGS := -I$(STATIC_DEPS)/include
 PKG_LDLIBS := $(STATIC_DEPS)/lib/libcjson.a $(STATIC_DEPS)/lib/libisal.a -luring -lxxhash -lcrypto -lz
 override LDFLAGS += -static
+# Engines whose libraries are loaded at run time (rbd, rados) are compiled out.
+override CPPFLAGS += -DIOBENCH_STATIC
 endif
 # `make mpi`: ./iobench-mpi, the same program built with mpicc and the MPI cluster layer.
 ifeq ($(MPI),1)
