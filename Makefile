@@ -112,7 +112,7 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $$($(PKG_CONFIG) --cflags cmocka) -o $@ $^ \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $$($(PKG_CONFIG) --cflags cmocka) -o $@ $(filter %.c %.o,$^) \
 		$(LDFLAGS) $$($(PKG_CONFIG) --libs cmocka) $(LDLIBS)
 
 # Install the Debian packages that are missing (only as root; otherwise one line says what
