@@ -92,7 +92,7 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: static mpi bench test-gluster test-image test-container all run test check unit unit-bins integration build-deps deps test-deps \
+.PHONY: static mpi bench test-ceph test-gluster test-image test-container all run test check unit unit-bins integration build-deps deps test-deps \
 	clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
@@ -223,6 +223,15 @@ test-gluster: test-deps
 	@$(DEPS) glusterfs-server glusterfs-client xfsprogs iproute2
 	@$(MAKE) --no-print-directory all
 	@sh tests/gluster/run.sh
+
+# `make test-ceph`: a single-node Ceph (mon, mgr, one bluestore OSD on a loop device) in
+# private namespaces; the rbd and rados engines against fio 3.33 on it, hostile setups, and
+# iobench/fio figures (about 3 minutes; not part of `make test`). See docs/storage-systems.md.
+CEPH_DEBS := ceph-mon ceph-osd ceph-mgr ceph-common librbd-dev librados-dev
+test-ceph: test-deps
+	@$(DEPS) $(CEPH_DEBS)
+	@$(MAKE) --no-print-directory all
+	@sh tests/ceph/t_ceph.sh
 
 # `make asan test` / `make ubsan test` / `make tsan test`: the same tests on a sanitizer build.
 asan ubsan tsan:
