@@ -7,8 +7,9 @@
 # warning off; HEALTH_OK comes ~25 s after the mon starts).
 #
 # ceph_start: start it (returns non-zero, with the reason on stderr, when it cannot);
-# ceph_wait_ok SECONDS: wait for HEALTH_OK; ceph_stop: stop every daemon by its pid file and
-# detach the loop device (idempotent, safe to call from a trap).
+# ceph_wait_ok SECONDS: wait for HEALTH_OK; ceph_rgw_start: a RADOS Gateway (S3) on
+# 127.0.0.1:8000; ceph_stop: stop every daemon by its pid file and detach the loop device
+# (idempotent, safe to call from a trap).
 
 CEPH_OSD_SIZE=${CEPH_OSD_SIZE:-6G}
 
@@ -33,6 +34,7 @@ crash_dir = $C/crash
 osd_pool_default_size = 1
 osd_pool_default_min_size = 1
 osd_pool_default_pg_autoscale_mode = off
+osd_pool_default_pg_num = 8
 mon_allow_pool_size_one = true
 mon_allow_pool_delete = true
 mon_warn_on_pool_no_redundancy = false
@@ -52,6 +54,10 @@ osd_data = $C/osd-\$id
 keyring = $C/osd-\$id/keyring
 osd_objectstore = bluestore
 osd_memory_target = 1073741824
+[client.rgw.gw]
+rgw_frontends = beast endpoint=127.0.0.1:8000
+rgw_data = $C/rgw-gw
+keyring = $C/rgw-gw/keyring
 EOF
 }
 
@@ -120,17 +126,34 @@ ceph_pools() { # rbd-pool image-MiB image rados-pool
 	} >>"$C/log/setup.log" 2>&1 || { echo "ceph: cannot make the pools (see $C/log/setup.log)" >&2; return 1; }
 }
 
+# The RADOS Gateway, client.rgw.gw, answering S3 on 127.0.0.1:8000 (its pools are made on
+# its first start: ~10-20 s).
+ceph_rgw_start() {
+	mkdir -p "$C/rgw-gw"
+	ceph auth get-or-create client.rgw.gw mon 'allow rw' osd 'allow rwx' -o "$C/rgw-gw/keyring" \
+		>>"$C/log/setup.log" 2>&1 || { echo "ceph: no key for the gateway" >&2; return 1; }
+	radosgw -c "$C/ceph.conf" -n client.rgw.gw >>"$C/log/start.log" 2>&1 || { echo "ceph: radosgw does not start" >&2; return 1; }
+	n=0
+	while [ $n -lt 240 ]; do
+		curl -s -o /dev/null -f http://127.0.0.1:8000/ && return 0
+		sleep 0.5
+		n=$((n + 1))
+	done
+	echo "ceph: radosgw does not answer on 127.0.0.1:8000 after 120 s" >&2
+	return 1
+}
+
 # Is process p running (not gone, not a zombie waiting for its parent)?
 ceph_alive() {
 	s=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
 	[ -n "$s" ] && [ "$s" != Z ]
 }
 
-# Stop the process a pid file names, if it is still a ceph daemon: TERM, then KILL after 10 s.
+# Stop the process a pid file names, if it is still a Ceph daemon: TERM, then KILL after 10 s.
 ceph_stop_pidfile() {
 	[ -s "$1" ] || return 0
 	p=$(cat "$1")
-	case $(cat "/proc/$p/comm" 2>/dev/null) in ceph-*) ;; *) rm -f "$1"; return 0 ;; esac
+	case $(cat "/proc/$p/comm" 2>/dev/null) in ceph-* | radosgw) ;; *) rm -f "$1"; return 0 ;; esac
 	kill "$p" 2>/dev/null
 	i=0
 	while ceph_alive "$p" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -141,7 +164,7 @@ ceph_stop_pidfile() {
 
 ceph_stop() {
 	[ -n "${C:-}" ] && [ -d "$C" ] || return 0
-	for t in osd.0 mgr.x mon.a; do ceph_stop_pidfile "$C/run/$t.pid"; done
+	for t in client.rgw.gw osd.0 mgr.x mon.a; do ceph_stop_pidfile "$C/run/$t.pid"; done
 	if [ -s "$C/loop" ]; then
 		losetup -d "$(cat "$C/loop")" 2>/dev/null
 		rm -f "$C/loop"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make test-ceph`: iobench's rbd and rados engines on a real single-node Ceph, against fio
 # 3.33 on the same cluster (not part of `make test`: it needs Debian's Ceph packages, root
-# and about three minutes).
+# and about four minutes).
 #
 # The cluster (tests/ceph/cluster.sh): one mon, one mgr and one bluestore OSD on a loop
 # device over a sparse file in a temporary directory, on 127.0.0.1, with a private ceph.conf
@@ -17,6 +17,9 @@
 # unreachable cluster) refused in one line, exit 1, in seconds. Then it prints iobench/fio
 # ratios for rbd 4k randwrite/randread QD32, rbd 4m read and rados 4m write
 # (CEPH_PAIRS alternating pairs each, default 3; CEPH_RUNTIME seconds per run, default 4).
+# Last, a RADOS Gateway (S3 on 127.0.0.1:8000) with an S3 user, the server side only (no S3
+# engine yet): curl's SigV4 puts, gets and deletes objects, checked against the gateway's own
+# accounting (radosgw-admin bucket stats).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 IOBENCH=${IOBENCH:-$TOP/iobench}
@@ -26,8 +29,8 @@ if [ "${IOBENCH_CEPH_INNER:-}" != 1 ]; then
 		echo "test-ceph: needs root (a loop device, namespaces)" >&2
 		exit 1
 	fi
-	for c in ceph ceph-mon ceph-mgr ceph-osd ceph-authtool monmaptool rados rbd fio jq python3 losetup unshare \
-		nsenter ip timeout; do
+	for c in ceph ceph-mon ceph-mgr ceph-osd ceph-authtool monmaptool rados rbd radosgw radosgw-admin fio jq \
+		python3 curl losetup unshare ip timeout; do
 		command -v "$c" >/dev/null 2>&1 || { echo "test-ceph: $c is missing (make test-ceph installs it)" >&2; exit 1; }
 	done
 	T=$(mktemp -d /tmp/iobench-ceph.XXXXXX)
@@ -39,7 +42,7 @@ if [ "${IOBENCH_CEPH_INNER:-}" != 1 ]; then
 	ok() { echo "ok - $*" | tee -a "$LOG"; }
 	notok() { echo "not ok - $*" | tee -a "$LOG"; }
 	check() { d=$1; shift; if "$@"; then ok "$d"; else notok "$d"; fi; }
-	check "teardown: no Ceph daemon of the test is left" sh -c "! pgrep -f 'ceph-(mon|mgr|osd) -c $T/' >/dev/null"
+	check "teardown: no Ceph daemon of the test is left" sh -c "! pgrep -f '(ceph-(mon|mgr|osd)|radosgw) -c $T/' >/dev/null"
 	check "teardown: no loop device over the test's files" sh -c "! losetup -a | grep -q '$T/'"
 	check "teardown: no mount under the test's directory" sh -c "! grep -q ' $T' /proc/mounts"
 	rm -rf "$T"
@@ -233,9 +236,42 @@ while read -r name a b; do
 done <"$O/figures"
 echo
 
+# ---- the RADOS Gateway with an S3 user (the server side, for the S3 engine to come) ----
+# curl signs with AWS SigV4 (RGW needs x-amz-content-sha256: UNSIGNED-PAYLOAD with curl 7.88).
+t0=$(date +%s)
+if ceph_rgw_start; then
+	ok "radosgw: S3 on 127.0.0.1:8000 (beast), answering in $(($(date +%s) - t0)) s"
+	radosgw-admin user create --uid=iobench --display-name=iobench >"$O/user.json" 2>>"$C/log/setup.log"
+	AK=$(jq -r '.keys[0].access_key' "$O/user.json")
+	SK=$(jq -r '.keys[0].secret_key' "$O/user.json")
+	check "radosgw: an S3 user with an access key" sh -c "[ -n '$AK' ] && [ '$AK' != null ]"
+	s3() { curl -s -f --aws-sigv4 aws:amz:default:s3 --user "$AK:$SK" -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' "$@"; }
+	head -c 4096 /dev/urandom >"$O/obj4k"
+	head -c 4194304 /dev/urandom >"$O/obj4m"
+	if s3 -X PUT http://127.0.0.1:8000/iobench && s3 -T "$O/obj4k" http://127.0.0.1:8000/iobench/obj4k &&
+		s3 -T "$O/obj4m" http://127.0.0.1:8000/iobench/obj4m; then
+		ok "radosgw: the user makes a bucket and puts a 4 KiB and a 4 MiB object"
+	else
+		notok "radosgw: the user makes a bucket and puts a 4 KiB and a 4 MiB object"
+	fi
+	s3 http://127.0.0.1:8000/iobench/obj4m >"$O/got4m" 2>/dev/null
+	check "radosgw: the 4 MiB object reads back the same" cmp -s "$O/obj4m" "$O/got4m"
+	radosgw-admin bucket stats --bucket=iobench >"$O/stats.json" 2>/dev/null
+	check "radosgw: its own accounting (bucket stats): 2 objects, 4198400 bytes" \
+		sh -c "[ \"\$(jq -c '.usage[\"rgw.main\"] | [.num_objects, .size]' '$O/stats.json')\" = '[2,4198400]' ]"
+	s3 -X DELETE http://127.0.0.1:8000/iobench/obj4k && s3 -X DELETE http://127.0.0.1:8000/iobench/obj4m &&
+		s3 -X DELETE http://127.0.0.1:8000/iobench
+	check "radosgw: objects and bucket deleted" sh -c "! radosgw-admin bucket stats --bucket=iobench >/dev/null 2>&1"
+	code=$(curl -s -o /dev/null -w '%{http_code}' --aws-sigv4 aws:amz:default:s3 --user "$AK:wrong" \
+		-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' http://127.0.0.1:8000/)
+	check "radosgw: a wrong secret key is refused (HTTP $code)" [ "$code" = 403 ]
+else
+	notok "radosgw: S3 on 127.0.0.1:8000"
+fi
+
 umount /etc/ceph 2>/dev/null
 ceph_stop
 trap - EXIT
 # (Stopped daemons stay zombies of this shell, the namespace's init, until it exits.)
 check "teardown: the daemons stopped by their pid files, the loop device detached" \
-	sh -c "! ps -eo stat=,comm= | awk '\$1 !~ /^Z/ && \$2 ~ /^ceph-(mon|mgr|osd)\$/' | grep -q . && [ ! -e '$C/loop' ]"
+	sh -c "! ps -eo stat=,comm= | awk '\$1 !~ /^Z/ && \$2 ~ /^(ceph-(mon|mgr|osd)|radosgw)\$/' | grep -q . && [ ! -e '$C/loop' ]"
