@@ -190,6 +190,7 @@ struct job {
 	struct job_opts o;        /* resolved by job_resolve() */
 	const struct engine_ops *ops; /* its engine, found once by job_resolve() */
 	void *eng_opts;           /* the engine's own options (ops->options), resolved */
+	uint64_t target_bytes;    /* ENGINE_REMOTE: the size its probe found (an RBD image's), 0: none */
 	unsigned groupid;
 	struct iolog_set *iologs; /* read_iolog: its logs, read before the run (core/iolog.h); NULL: none */
 };

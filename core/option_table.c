@@ -334,7 +334,6 @@ const struct option_def option_table[] = {
 	NOT("thinktime_blocks_type", "What thinktime_blocks counts"),
 	NOT("rate_ignore_thinktime", "Rate without thinktime"),
 	NOT("rate_cycle", "Rate averaging window"),
-	NOT("busy_poll", "Busy polling"),
 	NOT("exec_prerun", "Command before the job"),
 	NOT("exec_postrun", "Command after the job"),
 	NOT("uid", "Run as user"),

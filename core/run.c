@@ -89,6 +89,12 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			fprintf(stderr, "iobench: job '%s': bs: larger than 2GiB\n", o->name);
 			return -EINVAL;
 		}
+	if ((ops->flags & ENGINE_COMPILED_OUT) && !cfg->parse_only) {
+		fprintf(stderr, "iobench: job '%s': ioengine=%s is compiled out of this static binary (%s can be neither "
+				"linked statically nor loaded by a static program); use the dynamically linked iobench\n",
+			o->name, ops->name, ops->library ? ops->library : "its library");
+		return -ENOTSUP;
+	}
 	if (o->unsupported[0] && !cfg->parse_only) {
 		fprintf(stderr, "iobench: job '%s': option '%s' is not supported by iobench yet\n", o->name,
 			o->unsupported);
@@ -198,10 +204,25 @@ static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	bool no_file = ops->flags & ENGINE_NO_FILE;
 	c->plan_later = false;
 	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
-				  : files_plan(&job->o, c->gclone, no_file, &c->plan);
+				  : files_plan(&job->o, c->gclone, no_file, job->target_bytes, &c->plan);
 	return planned || guard_files(&job->o, &c->plan, no_file) ||
 			       check_targets(&job->o, ops, &c->plan)
 		       ? -EINVAL : 0;
+}
+
+/* ENGINE_REMOTE engines: the target is there (library, cluster, pool, image), and its size. */
+static int probe_job(struct job *job)
+{
+	const struct engine_ops *ops = job->ops;
+	char why[512] = "";
+	job->target_bytes = 0;
+	if (!(ops->flags & ENGINE_REMOTE) || !ops->probe)
+		return 0;
+	int ret = ops->probe(&job->o, job->eng_opts, &job->target_bytes, why, sizeof(why));
+	if (ret)
+		fprintf(stderr, "iobench: job '%s': ioengine=%s: %s\n", job->o.name, ops->name,
+			why[0] ? why : strerror(-ret));
+	return ret;
 }
 
 int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
@@ -234,6 +255,9 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	}
 	if (cfg->parse_only)
 		return 0;
+	for (size_t i = 0; i < cfg->njobs; i++)
+		if (probe_job(&cfg->jobs[i]))
+			return -EINVAL;
 	cpu_limit_read(&rc->cpu_limit);
 	bool want_tsc = false;
 	for (size_t i = 0; i < cfg->njobs; i++) {

@@ -171,6 +171,7 @@ struct wstate {
 	bool file_ops;              /* ENGINE_FILE_OP: latencies are the file operations' only */
 	struct wfile *files;
 	int *fds;                   /* the files' descriptors, by index (engine_ctx.fds) */
+	uint64_t *file_sizes;       /* the files' planned sizes, by index (engine_ctx.file_sizes) */
 	unsigned nfiles;
 	void *bufmem;
 	size_t buf_stride;

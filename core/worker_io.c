@@ -186,16 +186,18 @@ void io_drain(struct wstate *s)
 /* fsync=N / fdatasync=N / end_fsync: the queue drained, then the call, timed. */
 void io_sync_file(struct wstate *s, struct wfile *f, bool datasync)
 {
-	if (f->fd < 0)
+	bool by_engine = s->w->ops->sync_file != NULL; /* an RBD image: flushed by the engine */
+	if (f->fd < 0 && !by_engine)
 		return;
 	io_drain(s);
 	if (s->rec.on)
 		iolog_rec_sync(s, (unsigned)(f - s->files), datasync);
 	uint64_t t0 = clock_fast_ns(s->clk);
-	int ret = datasync ? fdatasync(f->fd) : fsync(f->fd);
+	int ret = by_engine ? engine_sync_file(s->w->ops, &s->eng, (unsigned)(f - s->files))
+			    : (datasync ? fdatasync(f->fd) : fsync(f->fd)) < 0 ? -errno : 0;
 	s->now = clock_fast_ns(s->clk);
 	if (ret < 0) {
-		int err = -errno;
+		int err = ret;
 		fprintf(stderr, "iobench: job '%s': %s of %s failed: %s\n", s->o->name, datasync ? "fdatasync" : "fsync",
 			f->cf->path, strerror(-err));
 		worker_fail(s, err);
