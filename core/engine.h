@@ -22,6 +22,10 @@ struct io_unit {
 	uint64_t start_ns;  /* when prepared */
 	uint64_t issue_ns;  /* when handed to the kernel */
 	bool file_op;       /* ENGINE_FILE_OP engines: this I/O did the file's operation */
+	/* Its I/O priority (class << 13 | level): the job's (prio, prioclass; 0: none given),
+	 * or cmdprio's. ENGINE_IOPRIO engines give it to the kernel when it is not 0. */
+	uint16_t ioprio;
+	uint8_t prio_index; /* which of the job's priorities (0: its own; core/cmdprio.c) */
 };
 
 /* queue() answers, as fio's engines do. Negative values are -errno. */
@@ -40,6 +44,7 @@ enum engine_flags {
 	ENGINE_NO_LAYOUT = 1 << 3, /* the files are not laid out first (the engine makes them) */
 	ENGINE_DIRS = 1 << 4,      /* the "files" are directories: laying out makes them */
 	ENGINE_CHANGES_FILES = 1 << 5, /* creates or removes the files themselves (filecreate...) */
+	ENGINE_IOPRIO = 1 << 6, /* gives each I/O its own priority (u->ioprio): cmdprio* work */
 };
 
 struct engine_ctx {
