@@ -127,14 +127,17 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 		if (s->hist_lat)
 			hist_record(&ds->lat_hist, t - u->start_ns);
 	}
+	cmdprio_record(&s->env, ts, u, clat, t - u->start_ns);
 	if (s->logs && perflogs_io(s->logs, (t - s->measure_start_ns) / NS_PER_MS, u->ddir, bytes, u->offset,
-				   u->issue_ns - u->start_ns, clat, t - u->start_ns, !s->sync))
+				   u->issue_ns - u->start_ns, clat, t - u->start_ns, !s->sync,
+				   PERFLOG_PRIO(u->ioprio, cmdprio_high(u))))
 		worker_fail(s, -ENOMEM);
 }
 
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
 {
 	unit_free(s, u, from);
+	lockfile_done(&s->env, u);
 	if (__builtin_expect(s->debug_io, 0))
 		debug_io(s, "complete", u);
 	int ret = s->ver.on && u->result >= 0 ? verify_completed(s, u) : 0; /* reads checked, writes noted */
@@ -170,8 +173,10 @@ static void commit_pending(struct wstate *s)
 		fprintf(stderr, "iobench: job '%s': submit failed: %s\n", s->o->name, strerror(-ret));
 		worker_fail(s, ret);
 		s->inflight -= s->nr_pending;
-		for (unsigned i = 0; i < s->nr_pending; i++)
+		for (unsigned i = 0; i < s->nr_pending; i++) {
 			unit_free(s, s->pending[i], UNIT_QUEUED);
+			lockfile_done(&s->env, s->pending[i]);
+		}
 		s->nr_pending = 0;
 		return;
 	}
@@ -201,8 +206,10 @@ static void reap_some(struct wstate *s, unsigned min, uint64_t timeout_ns)
 		fprintf(stderr, "iobench: job '%s': reaping I/O failed: %s\n", s->o->name, strerror(-n));
 		worker_fail(s, n);
 		for (unsigned i = 0; i < s->depth; i++) /* nothing more can be reaped: give them up */
-			if (s->unit_state[i] == UNIT_INFLIGHT)
+			if (s->unit_state[i] == UNIT_INFLIGHT) {
 				unit_free(s, &s->units[i], UNIT_INFLIGHT);
+				lockfile_done(&s->env, &s->units[i]);
+			}
 		s->inflight = 0;
 		return;
 	}
@@ -307,6 +314,7 @@ static bool issue_check(struct wstate *s, const struct verify_entry *e)
 	u->fd = f->fd;
 	u->file_index = e->file;
 	verify_mark(s, u, true);
+	cmdprio_pick(&s->env, u);
 	return queue_prepared(s, u);
 }
 
@@ -355,6 +363,7 @@ static bool issue_one(struct wstate *s)
 	u->fd = f->fd;
 	u->file_index = (unsigned)(f - s->files);
 	verify_mark(s, u, false);
+	cmdprio_pick(&s->env, u);
 	if (d == DDIR_WRITE) {
 		if (s->ver.on)
 			verify_stamp(s, u);
@@ -394,14 +403,34 @@ static void completed_at_once(struct wstate *s, struct io_unit *u)
 	complete_one(s, u, UNIT_PREPARED, s->now);
 }
 
+/* lockfile=: the I/O's file is locked for it; when the lock must be waited for, the queue
+ * drains first (false: the run stops, the I/O is given up). */
+static bool lock_for_io(struct wstate *s, struct io_unit *u)
+{
+	if (lockfile_take(&s->env, u) != -EAGAIN)
+		return true;
+	s->retry = u; /* prepared, not in flight, while the queue drains */
+	drain(s);
+	s->retry = NULL;
+	if (!lockfile_wait(&s->env, u, s->w->stop))
+		return true;
+	unit_free(s, u, UNIT_PREPARED);
+	s->issuing_done = true;
+	return false;
+}
+
 /* Hand a prepared I/O to the engine and account for it. */
 static bool queue_prepared(struct wstate *s, struct io_unit *u)
 {
 	enum ddir d = u->ddir;
 	struct wfile *f = &s->files[u->file_index];
 	s->retry = NULL;
+	if (s->env.lock_mode && !lock_for_io(s, u))
+		return false;
 	s->now = u->start_ns = u->issue_ns = clock_fast_ns(s->clk);
 	int r = engine_queue(s->w->ops, &s->eng, u);
+	if (r == Q_BUSY || r < 0)
+		lockfile_done(&s->env, u); /* taken again when it is queued again */
 	if (r == Q_BUSY) { /* keep it, offset and data as they are; try again after a commit */
 		s->retry = u;
 		commit_pending(s);
@@ -586,6 +615,9 @@ int worker_run(struct worker *w)
 		ret = -EINVAL;
 		goto out_free_state;
 	}
+	ret = env_enter(&s); /* cgroup, priorities, NUMA, uid/gid, lockmem: in the thread */
+	if (ret)
+		goto out_free_state;
 	start_delay(&s);
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
@@ -620,7 +652,11 @@ int worker_run(struct worker *w)
 	ret = logs_setup(&s);
 	if (ret)
 		goto out_verify_teardown;
-	worker_body(&s);
+	ret = env_prerun(&s);
+	if (!ret) {
+		worker_body(&s);
+		env_postrun(&s);
+	}
 	logs_teardown(&s);
 out_verify_teardown:
 	verify_teardown(&s);
@@ -630,6 +666,7 @@ out_cleanup_engine:
 	engine_cleanup(w->ops, &s.eng);
 out_free_state:
 	free_state(&s);
+	env_leave(&s);
 	if (ret && !w->err) {
 		w->err = ret;
 		w->ts->error = -ret;

@@ -15,6 +15,7 @@
 #define IOBENCH_WORKER_INT_H
 #include <sys/resource.h>
 
+#include "core/env.h"
 #include "core/files.h"
 #include "core/perflog.h"
 #include "core/rand.h"
@@ -144,6 +145,7 @@ struct wstate {
 	struct pacing pace;
 	struct verifying ver;
 	struct whole whole;
+	struct env_worker env;      /* core/env.h: priorities, buffers' memory, file locks */
 };
 
 /* worker_setup.c */
