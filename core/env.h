@@ -66,9 +66,10 @@ struct env_run {
 	unsigned nlocks;
 };
 
+struct run_cfg;
 /* Checks of a job's environment options once resolved (engine, combinations, what this
- * machine has): 0, or -EINVAL after one line. parse_only: the machine is not asked. */
-int env_check_job(struct job *job, bool parse_only);
+ * machine has; not the machine with --parse-only): 0, or -EINVAL after one line. */
+int env_check_job(struct job *job, const struct run_cfg *cfg);
 /* Group g is about to start: its cgroups made, its devices' schedulers switched, its
  * files' locks. A job that cannot have its environment fails (c->err) after one line. */
 int env_group_start(struct run_ctx *rc, unsigned g);

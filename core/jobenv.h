@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define ENV_CMD_MAX 4096
 #define ENV_NODES_MAX 1024
@@ -20,7 +21,23 @@ struct env_int {
 	bool set;
 };
 
-enum env_mem { MEM_MALLOC, MEM_SHM, MEM_SHMHUGE, MEM_MMAP, MEM_MMAPHUGE, MEM_MMAPSHARED };
+enum env_mem { MEM_MALLOC, MEM_SHM, MEM_SHMHUGE, MEM_MMAP, MEM_MMAPHUGE, MEM_MMAPSHARED, MEM_TYPES };
+/* mem='s words, in enum env_mem's order */
+#define ENV_MEM_WORDS "malloc shm shmhuge mmap mmaphuge mmapshared"
+
+/* The word of a memory type, into buf (len >= 16). */
+static inline const char *env_mem_word(unsigned type, char *buf, unsigned len)
+{
+	const char *w = ENV_MEM_WORDS;
+	for (unsigned i = 0; i < type && w; i++)
+		if ((w = strchr(w, ' ')))
+			w++;
+	unsigned n = 0;
+	while (w && w[n] && w[n] != ' ' && n + 1 < len)
+		buf[n] = w[n], n++;
+	buf[n] = '\0';
+	return buf;
+}
 enum env_lockfile { LOCKFILE_NONE, LOCKFILE_EXCLUSIVE, LOCKFILE_READWRITE };
 /* numa_mem_policy modes (ENV_MPOL_UNSET: not given) */
 enum env_mpol { ENV_MPOL_UNSET, ENV_MPOL_DEFAULT, ENV_MPOL_PREFER, ENV_MPOL_BIND, ENV_MPOL_INTERLEAVE, ENV_MPOL_LOCAL };

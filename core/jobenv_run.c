@@ -32,12 +32,25 @@ static int __attribute__((format(printf, 2, 3))) job_err(const struct job *job, 
 	return -EINVAL;
 }
 
-static int check_cmdprio(const struct job *job)
+/* The cmdprio option a job was given last (fio's are the engines' options: given to an
+ * engine without them, they are an error), or NULL. */
+static const char *cmdprio_given(const struct job *job, const struct run_cfg *cfg)
+{
+	const struct opt_list *const lists[] = { &cfg->cmdline_globals, &job->inherit, &job->given };
+	const char *found = NULL;
+	for (size_t i = 0; i < 3; i++)
+		for (size_t k = 0; k < lists[i]->n; k++)
+			if (!strncmp(lists[i]->v[k].name, "cmdprio", 7))
+				found = lists[i]->v[k].name;
+	return found;
+}
+
+static int check_cmdprio(const struct job *job, const struct run_cfg *cfg)
 {
 	const struct env_opts *e = &job->o.env;
-	if (!env_cmdprio_on(e))
+	const char *opt = cmdprio_given(job, cfg);
+	if (!opt)
 		return 0;
-	const char *opt = e->ncmdprio_split[0] || e->ncmdprio_split[1] ? "cmdprio_bssplit" : "cmdprio_percentage";
 	if (!(job->ops->flags & ENGINE_IOPRIO)) {
 		char names[256] = "";
 		const struct engine_ops *x;
@@ -163,14 +176,14 @@ static int check_names(const struct job *job)
 	return 0;
 }
 
-int env_check_job(struct job *job, bool parse_only)
+int env_check_job(struct job *job, const struct run_cfg *cfg)
 {
-	int ret = check_cmdprio(job);
+	int ret = check_cmdprio(job, cfg);
 	if (!ret)
 		ret = apply_gtod_cpu(job);
 	if (!ret)
 		ret = check_names(job);
-	if (!ret && !parse_only)
+	if (!ret && !cfg->parse_only)
 		ret = check_memory(job);
 	return ret;
 }

@@ -26,8 +26,6 @@
 #define SHM_HUGE_SHIFT 26
 #endif
 
-static const char *const mem_names[] = { "malloc", "shm", "shmhuge", "mmap", "mmaphuge", "mmapshared" };
-
 size_t env_mem_extra(const struct job_opts *o)
 {
 	return (size_t)o->env.mem_align;
@@ -95,8 +93,10 @@ static int mem_fail(struct wstate *s, const char *what, size_t len, int err)
 			 " (%lld free huge pages of %llu KiB; reserve more in "
 			 "/proc/sys/vm/nr_hugepages)",
 			 env_free_hugepages(e->hugepage_size), (unsigned long long)(e->hugepage_size / 1024));
+	char type[16];
 	fprintf(stderr, "iobench: job '%s': mem=%s%s%s: %s of %zu bytes for the I/O buffers failed: %s%s\n", s->o->name,
-		mem_names[e->mem], e->mem_path[0] ? ":" : "", e->mem_path, what, len, strerror(err), extra);
+		env_mem_word(e->mem, type, sizeof(type)), e->mem_path[0] ? ":" : "", e->mem_path, what, len,
+		strerror(err), extra);
 	return -err;
 }
 
@@ -132,10 +132,11 @@ static int map_file(struct wstate *s, size_t len, int *fd)
 		snprintf(path, sizeof(path), "%s", e->mem_path);
 	*fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (*fd < 0 && errno == EEXIST) {
+		char type[16];
 		fprintf(stderr,
 			"iobench: job '%s': mem=%s:%s: '%s' exists; the buffers map a file the job makes "
 			"and removes (name one that is not there)\n",
-			s->o->name, mem_names[e->mem], e->mem_path, path);
+			s->o->name, env_mem_word(e->mem, type, sizeof(type)), e->mem_path, path);
 		return -EEXIST;
 	}
 	if (*fd < 0)
@@ -168,7 +169,7 @@ static int alloc_mmap(struct wstate *s, size_t len)
 	if (ret)
 		return ret;
 	if (p == MAP_FAILED)
-		return mem_fail(s, "mmap", len, err);
+		return mem_fail(s, "mmap(2)", len, err);
 	s->env.mem = p;
 	if (debug_on(s->w->debug, DBG_MEM))
 		debug_print(DBG_MEM, "mmap %zu/%d %p\n", len, fd, p);
@@ -203,8 +204,9 @@ void env_mem_free(struct wstate *s)
 	if (!e->mem)
 		return;
 	unsigned type = s->o->env.mem;
+	char word[16];
 	if (debug_on(s->w->debug, DBG_MEM))
-		debug_print(DBG_MEM, "free %s mem %p\n", mem_names[type], e->mem);
+		debug_print(DBG_MEM, "free %s mem %p\n", env_mem_word(type, word, sizeof(word)), e->mem);
 	if (type == MEM_SHM || type == MEM_SHMHUGE)
 		shmdt(e->mem);
 	else if (type == MEM_MALLOC)

@@ -217,27 +217,20 @@ static int env_parse_mpol(struct job_opts *o, const struct option_def *d, const 
 /* mem=TYPE[:FILE] (mmap, mmapshared and mmaphuge may name the file to map). */
 static int env_parse_mem(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
 {
-	static const struct {
-		const char *word;
-		unsigned type;
-		bool file;
-	} types[] = {
-		{ "malloc", MEM_MALLOC, false },    { "shm", MEM_SHM, false },
-		{ "shmhuge", MEM_SHMHUGE, false },  { "mmap", MEM_MMAP, true },
-		{ "mmaphuge", MEM_MMAPHUGE, true }, { "mmapshared", MEM_MMAPSHARED, true },
-	};
 	const char *colon = strchr(v, ':');
 	size_t len = colon ? (size_t)(colon - v) : strlen(v);
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		if (strlen(types[i].word) != len || strncasecmp(v, types[i].word, len))
+	for (unsigned t = 0; t < MEM_TYPES; t++) {
+		char word[16];
+		env_mem_word(t, word, sizeof(word));
+		if (strlen(word) != len || strncasecmp(v, word, len))
 			continue;
-		if (colon && (!types[i].file || !colon[1] || strlen(colon + 1) >= sizeof(o->env.mem_path))) {
+		bool file = t == MEM_MMAP || t == MEM_MMAPHUGE || t == MEM_MMAPSHARED;
+		if (colon && (!file || !colon[1] || strlen(colon + 1) >= sizeof(o->env.mem_path))) {
 			snprintf(e, n, "'%.*s%s': %s", SHOWN(v),
-				 types[i].file ? "the file name after ':' is empty or too long"
-					       : "this type takes no file");
+				 file ? "the file name after ':' is empty or too long" : "this type takes no file");
 			return -EINVAL;
 		}
-		o->env.mem = types[i].type;
+		o->env.mem = t;
 		snprintf(o->env.mem_path, sizeof(o->env.mem_path), "%s", colon ? colon + 1 : "");
 		return 0;
 	}

@@ -206,7 +206,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		struct job *job = &cfg->jobs[i];
 		if (job_resolve(job, &cfg->cmdline_globals))
 			return -EINVAL;
-		if (check_job(job, cfg) || env_check_job(job, cfg->parse_only))
+		if (check_job(job, cfg) || env_check_job(job, cfg))
 			return -EINVAL;
 		if (job->o.time_based && !job->o.runtime_us)
 			job->o.time_based = false; /* nothing to bound it: as fio, run the size once */

@@ -442,6 +442,8 @@ if [ "$(awk '/^HugePages_Free/ { print $2 }' /proc/meminfo)" = 0 ] && [ -n "$(aw
 	refuse "mem=shmhuge without free huge pages" "mem=shmhuge: no free huge pages" --mem=shmhuge
 fi
 refuse "cmdprio on an engine that cannot" "cmdprio_percentage: the null engine" --cmdprio_percentage=50
+refuse "cmdprio_class alone on an engine that cannot (fio: unrecognized option)" "cmdprio_class: the null engine" \
+	--cmdprio_class=2
 refuse "cmdprio_percentage with cmdprio_bssplit" "cannot be used together" --ioengine=io_uring --filename="$T/cf" \
 	--cmdprio_percentage=50 --cmdprio_bssplit=4k/50
 refuse "cmdprio_bssplit with a class out of range" "cmdprio_bssplit: " --cmdprio_bssplit=4k/50/9/0
