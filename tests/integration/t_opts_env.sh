@@ -297,10 +297,14 @@ for a in 512 1000 8192; do
 	fi
 done
 shm_ours() { ipcs -m -p 2>/dev/null | awk -v p="$1" '$3 == p' | wc -l; }
-"$IOBENCH" --name=s --ioengine=null --size=64k --mem=shm --time_based --runtime=1 --rate_iops=100 \
+"$IOBENCH" --name=s --ioengine=null --size=64k --mem=shm --time_based --runtime=2 --rate_iops=100 \
 	--output-format=json >/dev/null 2>&1 &
 spid=$!
-sleep 0.5
+i=0
+while [ $i -lt 40 ] && [ "$(shm_ours $spid)" -eq 0 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 during=$(shm_ours $spid)
 wait $spid
 check "mem=shm: a segment while the job runs ($during), none after it" sh -c "[ $during -ge 1 ] && [ $(shm_ours $spid) -eq 0 ]"
