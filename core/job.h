@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/jobenv.h"
+#include "core/trim.h"
 #include "core/verify.h"
 
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_TRIM = 2, DDIR_NR = 3 };
@@ -160,6 +161,7 @@ struct job_opts {
 	bool do_verify, verify_only, verify_fatal;
 	struct verify_opts vopt;   /* core/verify.h */
 	struct env_opts env;       /* users, priorities, CPUs, memory, cgroups (core/jobenv.h) */
+	struct trim_opts trim;     /* trim_percentage and its backlog (core/trim.h) */
 	/* logs */
 	char bw_log[PATH_MAX], iops_log[PATH_MAX], lat_log[PATH_MAX], hist_log[PATH_MAX];
 	uint64_t log_avg_msec, log_hist_msec;

@@ -98,7 +98,10 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 	if (cfg->readonly || o->readonly) { /* nothing is created, written, grown or removed */
 		char what[128] = "";
 		if (job_writes(o))
-			snprintf(what, sizeof(what), "rw=%s writes", o->rw_text);
+			snprintf(what, sizeof(what), "rw=%s %s", o->rw_text,
+				 !job_has_dir(o, DDIR_TRIM)	? "writes"
+				 : job_has_dir(o, DDIR_WRITE) ? "trims (discards blocks) and writes"
+							      : "trims (discards blocks)");
 		else if (ops->flags & ENGINE_CHANGES_FILES)
 			snprintf(what, sizeof(what), "ioengine=%s creates or removes files", ops->name);
 		else if (o->unlink)
@@ -108,6 +111,8 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			return -EROFS;
 		}
 	}
+	if (!cfg->parse_only && engine_check_job(ops, o))
+		return -EINVAL;
 	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only) {
 		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1%s\n",
 			o->name, ops->name, o->iodepth, cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
