@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/jobenv.h"
 #include "core/trim.h"
 #include "core/iolog_opts.h"
 #include "core/verify.h"
@@ -160,6 +161,7 @@ struct job_opts {
 	uint64_t verify_interval, verify_offset, verify_backlog;
 	bool do_verify, verify_only, verify_fatal;
 	struct verify_opts vopt;   /* core/verify.h */
+	struct env_opts env;       /* users, priorities, CPUs, memory, cgroups (core/jobenv.h) */
 	struct trim_opts trim;     /* trim_percentage and its backlog (core/trim.h) */
 	struct iolog_opts iolog;   /* write_iolog, read_iolog, replay_* (core/iolog_opts.h) */
 	/* logs */

@@ -298,7 +298,6 @@ const struct option_def option_table[] = {
 	NOT("zoneskip", "Zone skip"),
 	NOT("max_open_zones", "Open zone limit"),
 	NOT("read_beyond_wp", "Read past the write pointer"),
-	NOT("log_prio", "Priority in log entries (issue 4)"),
 	NOT("block_error_percentiles", "Trim error histogram"),
 	NOT("latency_target", "Find the depth that meets a latency target"),
 	NOT("latency_window", "Latency target window"),
@@ -308,15 +307,6 @@ const struct option_def option_table[] = {
 	NOT("ss_ramp", "Steady-state ramp"),
 	NOT("flow", "Flow control between jobs"),
 	NOT("flow_sleep", "Flow control sleep"),
-	NOT("numa_cpu_nodes", "NUMA CPU nodes"),
-	NOT("numa_mem_policy", "NUMA memory policy"),
-	NOT("cmdprio_percentage", "Command priority share"),
-	NOT("cmdprio_class", "Command priority class"),
-	NOT("cmdprio", "Command priority"),
-	NOT("cmdprio_bssplit", "Command priority by block size"),
-	NOT("prio", "I/O priority"),
-	NOT("prioclass", "I/O priority class"),
-	NOT("mem", "Buffer memory type"),
 	NOT("fill_device", "Write until the device is full"),
 	NOT("ignore_error", "Errors to ignore"),
 	NOT("error_dump", "Dump errors"),
@@ -334,17 +324,6 @@ const struct option_def option_table[] = {
 	NOT("thinktime_blocks_type", "What thinktime_blocks counts"),
 	NOT("rate_ignore_thinktime", "Rate without thinktime"),
 	NOT("rate_cycle", "Rate averaging window"),
-	NOT("exec_prerun", "Command before the job"),
-	NOT("exec_postrun", "Command after the job"),
-	NOT("uid", "Run as user"),
-	NOT("gid", "Run as group"),
-	NOT("nice", "Nice value"),
-	NOT("lockmem", "Lock memory"),
-	NOT("iomem", "Buffer memory type"),
-	NOT("iomem_align", "Buffer alignment"),
-	NOT("mem_align", "Buffer alignment"),
-	NOT("hugepage-size", "Huge page size"),
-	NOT("cgroup", "Control group"),
 	NOT("sync_file_range", "sync_file_range(2) every N writes"),
 	NOT("write_barrier", "Barrier writes"),
 	{ NULL },
@@ -355,11 +334,13 @@ const struct option_def option_table[] = {
 extern const struct option_def options_verify[]; /* core/options_verify.c */
 extern const struct option_def options_trim[];   /* core/options_trim.c */
 extern const struct option_def options_iolog[];  /* core/options_iolog.c */
+extern const struct option_def options_env[];    /* core/options_env.c */
 
 const struct option_def *const option_tables[] = {
 	option_table,
 	options_verify,
 	options_trim,
 	options_iolog,
+	options_env,
 	NULL,
 };

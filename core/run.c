@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/engine.h"
+#include "core/env.h"
 #include "core/guard.h"
 #include "core/iolog.h"
 #include "core/layout.h"
@@ -64,6 +65,7 @@ void run_ctx_free(struct run_ctx *rc)
 	rc->mon.agg = NULL;
 	run_summary_free(rc);
 	disks_free(&rc->disks);
+	env_run_free(rc);
 	rc->clones = NULL;
 }
 
@@ -233,7 +235,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		struct job *job = &cfg->jobs[i];
 		if (job_resolve(job, &cfg->cmdline_globals) || iolog_job_prepare(job, cfg))
 			return -EINVAL;
-		if (check_job(job, cfg))
+		if (check_job(job, cfg) || env_check_job(job, cfg))
 			return -EINVAL;
 		if (job->o.time_based && !job->o.runtime_us)
 			job->o.time_based = false; /* nothing to bound it: as fio, run the size once */
@@ -392,13 +394,12 @@ static void monitor_group(struct run_ctx *rc, unsigned started)
 	atomic_store(&rc->threads_done, 0);
 }
 
-static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
+/* Before group g starts: the plans made late, its files laid out (*lret: layout's answer),
+ * its jobs' environment (cgroups, ioscheduler, lockfile). */
+static int prepare_group(struct run_ctx *rc, unsigned g, FILE *notes, int *lret)
 {
 	struct run_cfg *cfg = rc->cfg;
-	struct thread_arg *args = calloc(rc->nclones, sizeof(*args));
 	int ret = 0;
-	if (!args)
-		return -ENOMEM;
 	/* Across ranks: every rank has finished the group before and laid out this one's
 	 * files before any starts it (stonewall and new_group hold across the cluster). */
 	cluster_barrier(cfg->cluster);
@@ -407,9 +408,22 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		if (c->plan_later && cfg->jobs[c->job].groupid == g && (c->err = plan_clone(cfg, c)) && !ret)
 			ret = c->err;
 	}
-	int lret = layout_group(rc, g, notes);
-	ret = ret ? ret : lret;
+	*lret = layout_group(rc, g, notes);
+	ret = ret ? ret : *lret;
+	int eret = env_group_start(rc, g);
+	ret = ret ? ret : eret;
 	cluster_barrier(cfg->cluster);
+	return ret;
+}
+
+static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
+{
+	struct run_cfg *cfg = rc->cfg;
+	struct thread_arg *args = calloc(rc->nclones, sizeof(*args));
+	if (!args)
+		return -ENOMEM;
+	int lret;
+	int ret = prepare_group(rc, g, notes, &lret);
 	/* A failed setup fails its own jobs; the others run. A stop during layout ends it all. */
 	bool go = lret != -EINTR && !atomic_load(&rc->stop);
 	for (size_t i = 0; i < rc->nclones && go; i++) {
@@ -428,6 +442,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->ops = job->ops;
 		w->eng_opts = job->eng_opts;
 		w->plan = &c->plan;
+		w->env = env_for_clone(rc, i);
 		w->clone = c->clone;
 		w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;
 		w->seed = clone_seed(&job->o, c->job, c->gclone);
@@ -505,6 +520,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 		atomic_store(&rc->stop, false); /* exitall ends its own group only */
 	}
 	disks_snapshot(&rc->disks, false);
+	env_run_end(rc);
 	struct timeval tv;
 	gettimeofday(&tv, NULL);
 	rc->end_time = tv.tv_sec;

@@ -228,14 +228,37 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 	trim_written(s, f, u->offset, u->len);
 }
 
+/* lockfile=: the I/O's file is locked for it; when the lock must be waited for, the queue
+ * drains first (false: the run stops, the I/O is given up). */
+static bool lock_for_io(struct wstate *s, struct io_unit *u)
+{
+	if (lockfile_take(&s->env, u) != -EAGAIN)
+		return true;
+	s->retry = u; /* prepared, not in flight, while the queue drains */
+	io_drain(s);
+	s->retry = NULL;
+	if (!lockfile_wait(&s->env, u, s->w->stop))
+		return true;
+	unit_free(s, u, UNIT_PREPARED);
+	s->issuing_done = true;
+	return false;
+}
+
 /* Hand a prepared I/O to the engine and account for it. */
 static bool queue_prepared(struct wstate *s, struct io_unit *u)
 {
 	enum ddir d = u->ddir;
 	struct wfile *f = &s->files[u->file_index];
+	bool again = s->retry == u; /* a busy engine refused it: as it was prepared */
 	s->retry = NULL;
+	if (!again)
+		cmdprio_pick(&s->env, u); /* its priority (cmdprio_*) */
+	if (s->env.lock_mode && !lock_for_io(s, u))
+		return false;
 	s->now = u->start_ns = u->issue_ns = clock_fast_ns(s->clk);
 	int r = engine_queue(s->w->ops, &s->eng, u);
+	if (r == Q_BUSY || r < 0)
+		lockfile_done(&s->env, u); /* taken again when it is queued again */
 	if (r == Q_BUSY) { /* keep it, offset and data as they are; try again after a commit */
 		s->retry = u;
 		io_commit(s);
@@ -426,6 +449,9 @@ int worker_run(struct worker *w)
 		ret = -EINVAL;
 		goto out_free_state;
 	}
+	ret = env_enter(&s); /* cgroup, priorities, NUMA, uid/gid, lockmem: in the thread */
+	if (ret)
+		goto out_free_state;
 	start_delay(&s);
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
@@ -465,7 +491,11 @@ int worker_run(struct worker *w)
 	ret = logs_setup(&s);
 	if (ret)
 		goto out_verify_teardown;
-	worker_body(&s);
+	ret = env_prerun(&s);
+	if (!ret) {
+		worker_body(&s);
+		env_postrun(&s);
+	}
 	logs_teardown(&s);
 out_verify_teardown:
 	trim_teardown(&s);
@@ -479,6 +509,7 @@ out_cleanup_engine:
 	engine_cleanup(w->ops, &s.eng);
 out_free_state:
 	free_state(&s);
+	env_leave(&s);
 	if (ret && !w->err) {
 		w->err = ret;
 		w->ts->error = -ret;

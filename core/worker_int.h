@@ -19,6 +19,7 @@
 #define IOBENCH_WORKER_INT_H
 #include <sys/resource.h>
 
+#include "core/env.h"
 #include "core/files.h"
 #include "core/iolog.h"
 #include "core/perflog.h"
@@ -198,6 +199,7 @@ struct wstate {
 	enum ddir last_done;        /* of the last I/O that completed (trim_backlog's rule) */
 	struct replaying replay;    /* read_iolog (core/iolog_replay.c) */
 	struct iolog_rec rec;       /* write_iolog (core/iolog_replay.c) */
+	struct env_worker env;      /* core/env.h: priorities, buffers' memory, file locks */
 };
 
 /* ---- the loop's own (worker.c, worker_io.c) ---- */
