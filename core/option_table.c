@@ -304,9 +304,6 @@ const struct option_def option_table[] = {
 	NOT("latency_target", "Find the depth that meets a latency target"),
 	NOT("latency_window", "Latency target window"),
 	NOT("latency_percentile", "Latency target percentile"),
-	NOT("ss", "Steady-state detection"),
-	NOT("ss_dur", "Steady-state window"),
-	NOT("ss_ramp", "Steady-state ramp"),
 	NOT("flow", "Flow control between jobs"),
 	NOT("flow_sleep", "Flow control sleep"),
 	NOT("numa_cpu_nodes", "NUMA CPU nodes"),
@@ -359,9 +356,11 @@ const struct option_def option_table[] = {
 /* The core's tables, in --cmdhelp's order: this one, then one per area (each in its own
  * file, so that areas grow apart). */
 extern const struct option_def options_verify[];
+extern const struct option_def options_ss[];
 
 const struct option_def *const option_tables[] = {
 	option_table,
 	options_verify,
+	options_ss,
 	NULL,
 };

@@ -9,6 +9,7 @@
 #include "core/engine.h"
 #include "core/options.h"
 #include "core/run.h"
+#include "core/steadystate.h"
 
 const double results_key_pct[KEY_PCT_NR] = { 50.0, 90.0, 99.0, 99.9 };
 
@@ -168,6 +169,8 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 			u->rank = rank;
 			u->pid = pid;
 			summed = job->o.group_reporting || joins_previous(rc, i + 1);
+			if (!end) /* this process's clones: their steady-state window */
+				steady_report(rc, i, &u->ss);
 		}
 		u->options = &r->jobs[c->job].options;
 		if (summed)

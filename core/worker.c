@@ -483,6 +483,8 @@ static void check_time(struct wstate *s)
 	int ret = time_check(s);
 	if (ret)
 		worker_fail(s, ret);
+	if (s->ssc.unit && steady_tick(&s->ssc, s->now, s->ts))
+		s->issuing_done = true; /* steady state attained: the job (and its unit) ends */
 }
 
 /* After the loop: end_fsync, and a job that did less than asked (short I/Os, tolerated
@@ -514,6 +516,7 @@ static void run_loop(struct wstate *s)
 {
 	s->now = s->start_ns = clock_fast_ns(s->clk);
 	time_start(s);
+	steady_start(&s->ssc, s->w->ss, s->w->ss_member, s->start_ns, s->w->debug);
 	check_time(s);
 	while (!s->issuing_done || s->inflight) {
 		fill_queue(s);

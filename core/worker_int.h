@@ -8,6 +8,7 @@
  *   verify_phase.c   what was written, read back and checked               (struct verifying)
  *   whole.c          opendir whole-file reads: files opened and closed in turn (struct whole)
  *   buffers.c        write buffer contents
+ *   steadystate.c    ss: the clone's part of its unit's steady-state window (struct steady_clone)
  *
  * Only worker.c calls into the others; none of them calls back into it: they return -errno
  * and the loop decides (worker_fail). */
@@ -18,6 +19,7 @@
 #include "core/files.h"
 #include "core/perflog.h"
 #include "core/rand.h"
+#include "core/steadystate.h"
 #include "core/worker.h"
 
 /* The I/O-unit state machine, checked in debug and sanitizer builds: a unit is free,
@@ -144,6 +146,7 @@ struct wstate {
 	struct pacing pace;
 	struct verifying ver;
 	struct whole whole;
+	struct steady_clone ssc;
 };
 
 /* worker_setup.c */
