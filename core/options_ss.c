@@ -1,5 +1,6 @@
-/* The steady-state options (fio's "Steady state" section). Their fields are struct ss_opts
- * (core/options_ss.h); core/steadystate.c carries them out. */
+/* The steady-state and latency-target options (fio's "Steady state" section, and
+ * latency_target with its window, percentile and latency_run). Their fields are struct
+ * ss_opts (core/options_ss.h); core/steadystate.c and core/latency_target.c carry them out. */
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 
 #define OFF(f) offsetof(struct job_opts, f)
 #define C_SS "Steady state"
+#define C_LAT "Latency target"
 #define SEC 1000000ULL
 
 static const struct {
@@ -82,6 +84,19 @@ static int parse_ss(struct job_opts *o, const struct option_def *d, const char *
 	return 0;
 }
 
+/* latency_percentile=P, 0..100 */
+static int parse_lat_pct(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	char *end;
+	double p = strtod(v, &end);
+	if (end == v || *end || !(p >= 0.0 && p <= 100.0)) { /* NaN too */
+		snprintf(e, n, "cannot parse '%.*s%s' as a percentage from 0 to 100", SHOWN(v));
+		return -EINVAL;
+	}
+	*(double *)((char *)o + d->offset) = p;
+	return 0;
+}
+
 #define TIME(n, a, f, d, u, c, h) { .name = n, .alias = a, .type = OPT_TIME, .offset = OFF(f), .def = d, .unit = u, .category = c, .help = h }
 
 const struct option_def options_ss[] = {
@@ -98,5 +113,14 @@ const struct option_def options_ss[] = {
 	     "Run this long (from the job's start) before the first steady-state sample"),
 	TIME("steadystate_check_interval", "ss_interval", ss.steady.interval_us, "1", SEC, C_SS,
 	     "One steady-state sample per interval (fio 3.34's option; ss_dur must be a multiple of it)"),
+	TIME("latency_target", NULL, ss.lat.target_us, NULL, 1, C_LAT,
+	     "Find the highest queue depth (up to iodepth) whose I/Os meet this latency"),
+	TIME("latency_window", NULL, ss.lat.window_us, NULL, 1, C_LAT,
+	     "How long each queue depth is tried before it is judged"),
+	{ .name = "latency_percentile", .type = OPT_FUNC, .offset = OFF(ss.lat.pct), .size = sizeof(double),
+	  .parse = parse_lat_pct, .def = "100", .syntax = "percentage 0..100", .category = C_LAT,
+	  .help = "Share of a window's I/Os that must meet latency_target (100: one slower I/O lowers the depth)" },
+	{ .name = "latency_run", .type = OPT_BOOL, .offset = OFF(ss.lat.run), .def = "0", .category = C_LAT,
+	  .help = "Keep adjusting the depth for the whole run instead of ending once it is found" },
 	{ NULL },
 };

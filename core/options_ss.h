@@ -1,5 +1,7 @@
 /* The options of steady-state detection (fio's "Steady state" section: ss, ss_dur, ss_ramp,
- * ss_interval). Their rows are core/options_ss.c; they act in core/steadystate.c. */
+ * ss_interval) and of the latency target (latency_target, latency_window,
+ * latency_percentile, latency_run). Their rows are core/options_ss.c; they act in
+ * core/steadystate.c and core/latency_target.c. */
 #ifndef IOBENCH_OPTIONS_SS_H
 #define IOBENCH_OPTIONS_SS_H
 #include <stdbool.h>
@@ -22,8 +24,16 @@ struct steady_opts {
 	uint64_t interval_us; /* ss_interval: one sample per interval (1 s) */
 };
 
+struct lat_target_opts {
+	uint64_t target_us; /* latency_target; 0 = no search */
+	uint64_t window_us; /* latency_window: how long each depth is tried */
+	double pct;         /* latency_percentile: share of I/Os that must meet the target */
+	bool run;           /* latency_run: keep adjusting the depth for the whole run */
+};
+
 struct ss_opts {
 	struct steady_opts steady;
+	struct lat_target_opts lat;
 };
 
 #endif

@@ -71,6 +71,13 @@ struct steady_result {
 	const uint64_t *bw, *iops;     /* the window, oldest first; 0 where it was not filled */
 };
 
+/* latency_target: fio's latency_depth, latency_target, latency_percentile, latency_window. */
+struct lat_result {
+	unsigned depth;                /* the depth found (the depth in effect without a target) */
+	uint64_t target_ns, window_us;
+	double pct;
+};
+
 /* One job block in the output: a clone, or, as fio's group_reporting, the clones of a
  * group's jobs summed (each clone of a group_reporting job joins the block before it when
  * both are of one group; the block keeps the first one's name). */
@@ -90,6 +97,7 @@ struct report_unit {
 	int pid;                        /* of the process that ran it (0: All clients) */
 	bool all_clients;               /* cluster runs: this job summed over every rank */
 	struct steady_result ss;        /* ss_dur: its steady-state window (core/steadystate.c) */
+	struct lat_result lat;          /* latency_target's figures (core/latency_target.c) */
 };
 
 /* The name a unit is reported under. */

@@ -8,6 +8,7 @@
 
 #include "core/engine.h"
 #include "core/options.h"
+#include "core/latency_target.h"
 #include "core/run.h"
 #include "core/steadystate.h"
 
@@ -276,6 +277,7 @@ static void derive_unit(struct report_unit *u, const struct group_summary *gs)
 		hist_percentiles(&v->ds->clat_hist, results_key_pct, KEY_PCT_NR, v->clat_key_ns);
 	}
 	pct_of(&u->sync_pct, &u->ts.sync_hist, o);
+	lat_target_report(o, u->jr->depth, &u->ts, &u->lat);
 	pct_of(&u->file_oc_pct, &u->ts.file_oc_hist, o);
 }
 

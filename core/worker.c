@@ -5,6 +5,7 @@
 #include "core/worker.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,16 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 		worker_fail(s, -ENOMEM);
 }
 
+/* latency_target: depth 1 is too slow for the target (latency_percentile=100). */
+static void __attribute__((noinline, cold)) latency_fatal(struct wstate *s, const struct io_unit *u, uint64_t t)
+{
+	fprintf(stderr, "iobench: job '%s': latency of %" PRIu64 " nsec exceeds latency_target (%" PRIu64
+		" nsec) at queue depth 1: %s %s offset=%llu, buflen=%llu\n", s->o->name, t - u->start_ns,
+		s->lat.target_ns, s->files[u->file_index].cf->path, ddir_word[u->ddir], (unsigned long long)u->offset,
+		(unsigned long long)u->len);
+	worker_fail(s, -ETIMEDOUT);
+}
+
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
 {
 	unit_free(s, u, from);
@@ -148,6 +159,8 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	s->sample_bytes[u->ddir] += bytes;
 	s->sample_ios[u->ddir]++;
 	pace_done(s, u->ddir, bytes);
+	if (__builtin_expect(s->lat.on, 0) && lat_search_io(&s->lat, t - u->start_ns))
+		latency_fatal(s, u, t);
 	if (!s->measuring)
 		return;
 	if (bytes < u->len)
@@ -158,6 +171,12 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 }
 
 /* ---- submit and reap ---- */
+
+/* Room for another I/O: a free unit, within the depth latency_target allows. */
+static inline bool queue_room(const struct wstate *s)
+{
+	return s->nr_free && s->inflight < s->lat.depth;
+}
 
 static void commit_pending(struct wstate *s)
 {
@@ -446,7 +465,7 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 static void fill_queue(struct wstate *s)
 {
 	s->fill_queued = 0;
-	while (s->nr_free && !s->issuing_done) {
+	while (queue_room(s) && !s->issuing_done) {
 		if (out_of_work(s)) {
 			if (s->retry) { /* never handed over: back to the free units */
 				unit_free(s, s->retry, UNIT_PREPARED);
@@ -465,7 +484,7 @@ static void fill_queue(struct wstate *s)
 
 static void reap(struct wstate *s)
 {
-	bool full = s->nr_free == 0;
+	bool full = !queue_room(s);
 	if (!s->inflight || !(full || s->issuing_done))
 		return;
 	unsigned min = s->complete_min ? s->complete_min : 1;
@@ -478,6 +497,21 @@ static void reap(struct wstate *s)
 
 /* ---- the loop ---- */
 
+/* latency_target: what the depth search asks for at this turn of the loop. */
+static void check_latency(struct wstate *s)
+{
+	enum lat_action a = lat_search_check(&s->lat, s->now, s->measuring);
+	if (a == LAT_DRAIN || a == LAT_FINAL)
+		drain(s);
+	if (a == LAT_FINAL)
+		time_restart(s); /* the depth is found: its own window is what the job reports */
+	if (a == LAT_DRAIN || a == LAT_FINAL)
+		lat_search_window(&s->lat, s->now);
+	if (a == LAT_DONE)
+		s->issuing_done = true;
+	s->ts->latency_depth = s->lat.depth;
+}
+
 static void check_time(struct wstate *s)
 {
 	int ret = time_check(s);
@@ -485,6 +519,8 @@ static void check_time(struct wstate *s)
 		worker_fail(s, ret);
 	if (s->ssc.unit && steady_tick(&s->ssc, s->now, s->ts))
 		s->issuing_done = true; /* steady state attained: the job (and its unit) ends */
+	if (s->lat.on)
+		check_latency(s);
 }
 
 /* After the loop: end_fsync, and a job that did less than asked (short I/Os, tolerated
@@ -517,6 +553,7 @@ static void run_loop(struct wstate *s)
 	s->now = s->start_ns = clock_fast_ns(s->clk);
 	time_start(s);
 	steady_start(&s->ssc, s->w->ss, s->w->ss_member, s->start_ns, s->w->debug);
+	lat_search_init(&s->lat, s->o, s->depth, s->start_ns, s->w->debug);
 	check_time(s);
 	while (!s->issuing_done || s->inflight) {
 		fill_queue(s);

@@ -9,6 +9,7 @@
  *   whole.c          opendir whole-file reads: files opened and closed in turn (struct whole)
  *   buffers.c        write buffer contents
  *   steadystate.c    ss: the clone's part of its unit's steady-state window (struct steady_clone)
+ *   latency_target.c latency_target: the queue-depth search              (struct lat_search)
  *
  * Only worker.c calls into the others; none of them calls back into it: they return -errno
  * and the loop decides (worker_fail). */
@@ -17,6 +18,7 @@
 #include <sys/resource.h>
 
 #include "core/files.h"
+#include "core/latency_target.h"
 #include "core/perflog.h"
 #include "core/rand.h"
 #include "core/steadystate.h"
@@ -147,6 +149,7 @@ struct wstate {
 	struct verifying ver;
 	struct whole whole;
 	struct steady_clone ssc;
+	struct lat_search lat;      /* lat.depth: the depth the queue is filled to */
 };
 
 /* worker_setup.c */
@@ -169,6 +172,8 @@ void time_start(struct wstate *s);
 /* Ramp over, samples, deadline, rate floors, logs, progress: -errno when the job must fail. */
 int time_check(struct wstate *s);
 void time_finish(struct wstate *s);
+/* latency_target's last window: the statistics and the runtime start again from now. */
+void time_restart(struct wstate *s);
 
 /* whole.c: opendir whole-file reads (whole.on: setup_depth). The loop drains the queue
  * before a switch. */

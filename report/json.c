@@ -209,10 +209,10 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	add_map(job, "iodepth_complete", batch_names, ts->complete_map);
 	add_lat_buckets(job, ts);
 	if (!u->all_clients) {
-		jint(job, "latency_depth", u->jr->depth);
-		jint(job, "latency_target", 0);
-		jflt(job, "latency_percentile", 100.0);
-		jint(job, "latency_window", 0);
+		jint(job, "latency_depth", u->lat.depth);
+		jint(job, "latency_target", (int64_t)u->lat.target_ns);
+		jflt(job, "latency_percentile", u->lat.pct);
+		jint(job, "latency_window", (int64_t)u->lat.window_us);
 	}
 	if (ts->files_done) { /* opendir whole-file reads (not in fio) */
 		cJSON *wf = cJSON_AddObjectToObject(job, "whole_files");

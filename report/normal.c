@@ -256,8 +256,8 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_r
 		ts->issued[0], ts->issued[1], ts->issued[2], ts->issued[3], ts->dir[0].short_ios,
 		ts->dir[1].short_ios, ts->dir[2].short_ios, ts->dir[0].drop_ios, ts->dir[1].drop_ios,
 		ts->dir[2].drop_ios);
-	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
-		u->jr->depth);
+	fprintf(out, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
+		u->lat.target_ns, u->lat.window_us, u->lat.pct, u->lat.depth);
 	if (u->ss.on)
 		show_steadystate(out, &u->ss, units_of(o));
 }

@@ -1,8 +1,10 @@
 #!/bin/sh
-# Issue 16: steady state (ss, ss_dur, ss_ramp, ss_interval), each job run by fio 3.33 and
-# iobench: the JSON "steadystate" block with fio's key paths and types, the normal-output
-# line, a job that attains steady state stops early in both, one that does not runs its
-# whole runtime. The null engine at a fixed rate makes the figures steady; runs last 1-3 s.
+# Issue 16: steady state (ss, ss_dur, ss_ramp, ss_interval) and latency_target (with
+# latency_window, latency_percentile, latency_run), each job run by fio 3.33 and iobench:
+# the JSON "steadystate" block and the latency_* keys with fio's key paths and types, the
+# normal-output lines, a job that attains steady state stops early in both, one that does
+# not runs its whole runtime, and the depth search ends where fio's does. The null engine at
+# a fixed rate makes the figures steady; runs last 1-3 s.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 FIO=no
@@ -168,3 +170,36 @@ for v in iops iops:abc foo:5 iops:1k; do
 done
 run "$IOBENCH" nodur $NULLJOB --rate_iops=1000 --runtime=300ms --ss=iops:5%
 check "ss without ss_dur: no detection and no steadystate block (as fio)" q nodur.json "'steadystate' not in j"
+
+# ---- latency_target: the depth search ----
+both lat $NULLJOB --iodepth=8 --runtime=3 --latency_target=500ms --latency_window=200ms --debug=rate
+check "latency_target=500ms latency_window=200ms iodepth=8: $BY run it" rcs lat 0
+check "... the whole JSON document has fio's key paths, order and types" same_types lat ''
+check "... latency_depth 8, latency_target 500000000 (ns), latency_window 200000 (us), latency_percentile 100.0" \
+	fq lat "(j['latency_depth'], j['latency_target'], j['latency_window'], j['latency_percentile']) == (8, 500000000, 200000, 100.0) and isinstance(j['latency_percentile'], float)"
+check "... the depth found, the statistics restart for one last window, then the job ends (runtime 0.15-0.6 s)" \
+	fq lat "j['error'] == 0 and 150 <= j['read']['runtime'] <= 600"
+check "... the normal output's latency line: target=500000000, window=200000, percentile=100.00%, depth=8" \
+	line lat '^     latency   : target=500000000, window=200000, percentile=100.00%, depth=8$'
+grep -ho 'Ramped up: [0-9 ]*\|Quiesce and final run\|We are done' i-lat.all i-lat.err >i-ramps.txt
+[ $FIO = yes ] && grep -ho 'Ramped up: [0-9 ]*\|Quiesce and final run\|We are done' f-lat.all >f-ramps.txt
+check "... --debug=rate: the search's lines (Ramped up: 1 2 8 ... We are done) are fio's, in fio's order" \
+	sh -c "[ \"\$(tr '\n' '|' <i-ramps.txt)\" = 'Ramped up: 1 2 8|Ramped up: 2 4 8|Ramped up: 4 8 8|Ramped up: 8 8 8|Quiesce and final run|Ramped up: 8 8 8|We are done|' ] && { [ $FIO = no ] || cmp -s i-ramps.txt f-ramps.txt; }"
+both latrun $NULLJOB --iodepth=4 --runtime=1 --latency_target=500ms --latency_window=200ms --latency_run=1
+check "latency_run=1: the search goes on, the job runs its whole runtime at the depth found (4) in both" \
+	fq latrun "j['latency_depth'] == 4 and j['read']['runtime'] >= 950 and j['error'] == 0"
+both latpct $NULLJOB --iodepth=8 --runtime=3 --latency_target=500ms --latency_window=200ms --latency_percentile=99.9
+check "latency_percentile=99.9: depth 8 found, latency_percentile 99.9 in both" \
+	fq latpct "j['latency_depth'] == 8 and j['latency_percentile'] == 99.9 and j['read']['runtime'] <= 600"
+both latsync $NULLJOB --iodepth=1 --runtime=3 --latency_target=500ms --latency_window=200ms
+check "latency_target at iodepth=1: depth 1 from the start, one last window, done early in both" \
+	fq latsync "j['latency_depth'] == 1 and 150 <= j['read']['runtime'] <= 600"
+dd if=/dev/zero of=data.bin bs=1M count=8 2>/dev/null
+both latfail --name=j --filename=data.bin --size=8m --bs=1m --rw=read --latency_target=1 --latency_window=100ms
+check "latency_target=1us that depth 1 cannot meet (1 MiB reads): the job fails with ETIMEDOUT (error 110, exit 1) in both" \
+	sh -c "[ \"\$(cat i-latfail.rc)\" = 1 ] && { [ $FIO = no ] || [ \"\$(cat f-latfail.rc)\" = 1 ]; }"
+check "... error 110 in both JSON documents, and iobench's one line names the latency and the target" \
+	sh -c "grep -q '\"error\" : 110' i-latfail.json && { [ $FIO = no ] || grep -q '\"error\" : 110' f-latfail.json; } && grep -q \"^iobench: job 'j': latency of [0-9]* nsec exceeds latency_target (1000 nsec) at queue depth 1\" i-latfail.err"
+run "$IOBENCH" nolat $NULLJOB --iodepth=8 --runtime=300ms --rate_iops=1000
+check "no latency_target: latency_depth is the job's depth (8), target and window 0, percentile 100.0" \
+	q nolat.json "(j['latency_depth'], j['latency_target'], j['latency_window'], j['latency_percentile']) == (8, 0, 0, 100.0)"
