@@ -29,6 +29,12 @@ static void lat_search_restart(struct lat_search *l, uint64_t now)
 	lat_search_window(l, now);
 }
 
+/* In ns, saturated at INT64_MAX (JSON's integers are signed): centuries are never met. */
+static uint64_t ns_of_us(uint64_t us)
+{
+	return us > INT64_MAX / 1000 ? INT64_MAX : us * 1000;
+}
+
 void lat_search_init(struct lat_search *l, const struct job_opts *o, unsigned max_depth, uint64_t now, unsigned debug)
 {
 	const struct lat_target_opts *lo = &o->ss.lat;
@@ -39,8 +45,8 @@ void lat_search_init(struct lat_search *l, const struct job_opts *o, unsigned ma
 	if (!lo->target_us)
 		return;
 	l->on = true;
-	l->target_ns = lo->target_us * 1000;
-	l->window_ns = lo->window_us * 1000;
+	l->target_ns = ns_of_us(lo->target_us);
+	l->window_ns = ns_of_us(lo->window_us);
 	l->pct = lo->pct;
 	l->keep_running = lo->run;
 	if (debug_on(debug, DBG_RATE))
@@ -137,8 +143,8 @@ void lat_target_report(const struct job_opts *o, unsigned depth_in_effect, const
 		       struct lat_result *out)
 {
 	const struct lat_target_opts *lo = &o->ss.lat;
-	out->target_ns = lo->target_us * 1000;
-	out->window_us = lo->window_us;
+	out->target_ns = ns_of_us(lo->target_us);
+	out->window_us = lo->window_us > INT64_MAX ? INT64_MAX : lo->window_us;
 	out->pct = lo->pct;
 	out->depth = lo->target_us && ts->latency_depth ? ts->latency_depth : depth_in_effect;
 }

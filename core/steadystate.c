@@ -245,6 +245,17 @@ void steady_report(const struct run_ctx *rc, size_t clone, struct steady_result 
 
 /* ---- a worker's part ---- */
 
+/* Times in ns, saturated: a window of years never overflows into the past. */
+static uint64_t ns_of_us(uint64_t us)
+{
+	return us > UINT64_MAX / 1000 ? UINT64_MAX : us * 1000;
+}
+
+static uint64_t ns_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 void steady_start(struct steady_clone *c, struct steady_unit *u, unsigned member, uint64_t start_ns, unsigned debug)
 {
 	memset(c, 0, sizeof(*c));
@@ -256,7 +267,7 @@ void steady_start(struct steady_clone *c, struct steady_unit *u, unsigned member
 	c->debug = debug;
 	const struct job_opts *o = u->o;
 	uint64_t ramp_us = o->ss.steady.ramp_us > o->ramp_time_us ? o->ss.steady.ramp_us : o->ramp_time_us;
-	c->collect_ns = start_ns + ramp_us * 1000;
+	c->collect_ns = ns_add(start_ns, ns_of_us(ramp_us));
 }
 
 /* The clone's totals since it started, published for the window's keeper. */
@@ -321,13 +332,13 @@ bool steady_tick(struct steady_clone *c, uint64_t now, const struct thread_stats
 	publish(c, ts);
 	if (!c->leader)
 		return atomic_load_explicit(&u->attained, memory_order_relaxed);
-	uint64_t interval = u->o->ss.steady.interval_us * 1000, bytes, ios;
+	uint64_t interval = ns_of_us(u->o->ss.steady.interval_us), bytes, ios;
 	if (!c->collecting) { /* the ramps are over: the first window starts */
 		if (now < c->collect_ns)
 			return false;
 		c->collecting = true;
 		c->last_ns = now;
-		c->next_ns = now + interval;
+		c->next_ns = ns_add(now, interval);
 		unit_totals(u, &c->last_bytes, &c->last_ios);
 		return false;
 	}
@@ -340,9 +351,9 @@ bool steady_tick(struct steady_clone *c, uint64_t now, const struct thread_stats
 	c->last_ns = now;
 	c->last_bytes = bytes;
 	c->last_ios = ios;
-	c->next_ns += interval;
+	c->next_ns = ns_add(c->next_ns, interval);
 	if (c->next_ns <= now) /* a long pause (thinktime): the next interval starts now */
-		c->next_ns = now + interval;
+		c->next_ns = ns_add(now, interval);
 	if (!add_sample(c, bw, iops))
 		return false;
 	atomic_store(&u->attained, true);
