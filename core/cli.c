@@ -93,21 +93,10 @@ static int add_sweep(struct run_cfg *cfg, const char *spec)
 /* The program's own flags (not a job's): one table, from which the parser, --help and the
  * man page's PROGRAM OPTIONS come. -x and --x are the same; so are a name and its alias. */
 
-struct cli_flag {
-	const char *name;
-	const char *alias; /* another name ("h": -h, --h), or NULL */
-	enum flag_arg arg;
-	const char *syntax; /* the value in --help and the man page: FILE, OPT=V1,V2,... */
-	int (*handle)(const struct flag_call *c); /* NULL: the flag sets the bool at sets */
-	const char *help; /* lowercase, no final period: "write the report to FILE" */
-	size_t sets;      /* without a handler: offsetof(struct run_cfg, the bool it sets) */
-};
-
-static void usage(FILE *out);
 
 static int flag_help(const struct flag_call *c)
 {
-	usage(c->out);
+	cli_usage(c->out);
 	return FLAG_EXIT;
 }
 
@@ -273,7 +262,7 @@ static int flag_compare(const struct flag_call *c)
 
 /* In --help's and the man page's order. */
 /* clang-format off */
-static const struct cli_flag cli_flags[] = {
+const struct cli_flag cli_flags[] = {
 	{ "output", "o", FLAG_VALUE, "FILE", flag_output,
 	  "write the report to FILE instead of stdout", 0 },
 	{ "output-format", NULL, FLAG_VALUE, "FMT", flag_output_format,
@@ -365,7 +354,8 @@ static const struct cli_flag cli_flags[] = {
 };
 /* clang-format on */
 
-#define NFLAGS (sizeof(cli_flags) / sizeof(cli_flags[0]))
+const size_t cli_nflags = sizeof(cli_flags) / sizeof(cli_flags[0]);
+#define NFLAGS cli_nflags
 
 static const struct cli_flag *flag_find(const char *key, const char *val)
 {
@@ -400,99 +390,6 @@ static int flag_run(const struct cli_flag *f, const char *key, const char *val, 
 	return ret;
 }
 
-/* "-o, --output=FILE", "--cmdhelp[=OPTION]", "--merge A B ...": a flag as --help shows it. */
-static void flag_usage_name(const struct cli_flag *f, char *buf, size_t len)
-{
-	char alias[16] = "";
-	const char *syn = f->syntax ? f->syntax : "";
-	if (f->alias)
-		snprintf(alias, sizeof(alias), "-%s, ", f->alias);
-	if (f->arg == FLAG_OPTIONAL)
-		snprintf(buf, len, "%s--%s[=%s]", alias, f->name, syn);
-	else if (f->arg == FLAG_PAIR || f->arg == FLAG_REST)
-		snprintf(buf, len, "%s--%s %s", alias, f->name, syn);
-	else
-		snprintf(buf, len, "%s--%s%s%s", alias, f->name, f->syntax ? "=" : "", syn);
-}
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"iobench-%s: a fio-compatible storage benchmark\n"
-		"usage: iobench [options] [job file(s)]\n"
-		"  --name=NAME            start a job (options before the first --name are global)\n",
-		IOBENCH_VERSION);
-	for (size_t i = 0; i < NFLAGS; i++) {
-		char name[64];
-		flag_usage_name(&cli_flags[i], name, sizeof(name));
-		fprintf(out, "  %-22s %s\n", name, cli_flags[i].help);
-	}
-	fprintf(out, "Job options (fio's names and semantics), e.g.:\n"
-		     "  iobench --name=seq --rw=read --bs=1m --size=1g --ioengine=libaio --iodepth=32 --direct=1\n");
-	struct option_iter it;
-	FOR_EACH_CORE_OPTION(it, d)
-		fprintf(out, "  --%-22s %s\n", d->name, d->help);
-}
-
-/* Text for roff: a backslash is printed as one, a line may not start with a control
- * character, and a dash is a minus sign (names: every dash; prose: one that starts a
- * word, as in "--name", not "comma-separated"). */
-static void man_text(FILE *out, const char *s, bool name)
-{
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", out);
-	for (const char *p = s; *p; p++) {
-		if (*p == '\\')
-			fputs("\\e", out);
-		else if (*p == '-' && (name || p == s || !isalnum((unsigned char)p[-1])))
-			fputs("\\-", out);
-		else
-			fputc(*p, out);
-	}
-}
-
-static void man_flags(FILE *out)
-{
-	for (size_t i = 0; i < NFLAGS; i++) {
-		const struct cli_flag *f = &cli_flags[i];
-		fputs(".TP\n", out);
-		if (!f->syntax) {
-			fputs(".B \\-\\-", out);
-			man_text(out, f->name, true);
-		} else {
-			fputs(".BI \"\\-\\-", out);
-			man_text(out, f->name, true);
-			bool spaced = f->arg == FLAG_PAIR || f->arg == FLAG_REST;
-			fputs(f->arg == FLAG_OPTIONAL ? "[=\" \"" : spaced ? " \" \"" : "=\" \"", out);
-			man_text(out, f->syntax, false);
-			fputs(f->arg == FLAG_OPTIONAL ? "\" ]" : "\"", out);
-		}
-		fprintf(out, "\n%c", toupper((unsigned char)f->help[0]));
-		man_text(out, f->help + 1, false);
-		fputs(".", out);
-		if (f->alias) {
-			fputs(" Alias: \\fB\\-", out);
-			man_text(out, f->alias, true);
-			fputs("\\fR.", out);
-		}
-		fputs("\n", out);
-	}
-}
-
-void cli_print_man(FILE *out)
-{
-	fprintf(out, ".TH IOBENCH 1 \"\" \"iobench %s\" \"User Commands\"\n"
-		     ".SH NAME\niobench \\- a fio-compatible storage benchmark\n"
-		     ".SH SYNOPSIS\n.B iobench\n[\\fIoptions\\fR] [\\fIjobfile\\fR]...\n"
-		     ".SH DESCRIPTION\n"
-		     "iobench takes fio's command lines and job files and prints fio's output formats.\n"
-		     "Options before the first \\fB\\-\\-name\\fR are global; each \\fB\\-\\-name\\fR starts a job.\n"
-		     ".SH PROGRAM OPTIONS\n", IOBENCH_VERSION);
-	man_flags(out);
-	fprintf(out, ".SH JOB OPTIONS\n");
-	options_print_man_jobs(out);
-	fprintf(out, ".SH SEE ALSO\n.BR fio (1)\n");
-}
 /* Keywords and arithmetic in a value ("(2*$ncpus)g"); the option name as it was given. */
 static int job_option(const char *key, const struct option_def *def, const char *val,
 		      struct run_cfg *cfg, struct job *job)

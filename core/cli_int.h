@@ -32,6 +32,24 @@ struct flag_call {
 /* A handler returns one of these, or -errno after one line on stderr. */
 enum { FLAG_NEXT = 0, FLAG_EXIT = 1, FLAG_RUN_NOW = 2 };
 
+/* One flag of the table. */
+struct cli_flag {
+	const char *name;
+	const char *alias; /* another name ("h": -h, --h), or NULL */
+	enum flag_arg arg;
+	const char *syntax; /* the value in --help and the man page: FILE, OPT=V1,V2,... */
+	int (*handle)(const struct flag_call *c); /* NULL: the flag sets the bool at sets */
+	const char *help; /* lowercase, no final period: "write the report to FILE" */
+	size_t sets;      /* without a handler: offsetof(struct run_cfg, the bool it sets) */
+};
+
+/* core/cli.c: the table, in --help's and the man page's order. */
+extern const struct cli_flag cli_flags[];
+extern const size_t cli_nflags;
+
+/* core/cli_help.c: --help's text. */
+void cli_usage(FILE *out);
+
 /* core/cli_flags.c: fio 3.33's flags beyond the report's. */
 int flag_debug(const struct flag_call *c);
 int flag_idle_prof(const struct flag_call *c);

@@ -342,6 +342,42 @@ static void add_idle(cJSON *root, const struct idle_result *ir)
 	jflt(o, "unit_stddev", ir->unit_stddev_us);
 }
 
+/* "iobench container": the limits this process ran under, when any applies (docs/output.md).
+ * Every key is always there; a limit that does not apply is null. */
+static void add_container(cJSON *root, const struct cpu_limit *cl)
+{
+	if (!cl->quota_set && !cl->mem_set && !cl->cpuset_restricted)
+		return;
+	cJSON *o = cJSON_AddObjectToObject(root, "iobench container");
+	if (cl->quota_set) {
+		jflt(o, "cpu_limit", cl->cpus);
+		jint(o, "cpu_quota_us", cl->quota_us);
+		jint(o, "cpu_period_us", cl->period_us);
+		jint(o, "cpu_cgroup_version", cl->cgroup_version);
+		cJSON_AddStringToObject(o, "cpu_cgroup", cl->where);
+	} else {
+		const char *k[] = { "cpu_limit", "cpu_quota_us", "cpu_period_us", "cpu_cgroup_version",
+				    "cpu_cgroup" };
+		for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+			cJSON_AddNullToObject(o, k[i]);
+	}
+	if (cl->mem_set) {
+		jint(o, "memory_limit_bytes", (int64_t)cl->mem_bytes);
+		jint(o, "memory_cgroup_version", cl->mem_cgroup_version);
+		cJSON_AddStringToObject(o, "memory_cgroup", cl->mem_where);
+	} else {
+		cJSON_AddNullToObject(o, "memory_limit_bytes");
+		cJSON_AddNullToObject(o, "memory_cgroup_version");
+		cJSON_AddNullToObject(o, "memory_cgroup");
+	}
+	if (cl->cpuset_restricted)
+		cJSON_AddStringToObject(o, "cpuset", cl->cpuset);
+	else
+		cJSON_AddNullToObject(o, "cpuset");
+	jint(o, "cpuset_cpus", cl->cpuset_n);
+	jint(o, "online_cpus", cl->online_n);
+}
+
 int report_json(FILE *out, const struct run_results *r, bool plus)
 {
 	char when[64];
@@ -362,6 +398,7 @@ int report_json(FILE *out, const struct run_results *r, bool plus)
 		add_disks(root, r);
 	if (r->idle.mode)
 		add_idle(root, &r->idle);
+	add_container(root, &r->cpu_limit);
 	json_print_fio(out, root, 0);
 	fputs("\n", out);
 	cJSON_Delete(root);

@@ -11,7 +11,7 @@ args="-filename=$T/test -direct=1 -iodepth=32 -ioengine=libaio -size=2M -numjobs
 # shellcheck disable=SC2086
 "$IOBENCH" --sweep=bs=4k,8k,16k,64k,1m --sweep=rw=write,randwrite,read,randread $args --output-format=csv >sweep.csv 2>progress.txt
 check "the sweep gives a header and 20 rows" [ "$(wc -l <sweep.csv)" -eq 21 ]
-check "one column per swept option, at the end" sh -c "head -1 sweep.csv | grep -q ',usr_cpu,sys_cpu,bs,rw$'"
+check "one column per swept option, at the end" sh -c "head -1 sweep.csv | grep -q ',usr_cpu,sys_cpu,cpu_limit,memory_limit_bytes,cpuset,bs,rw$'"
 check "progress lines [n/20] on stderr" sh -c "grep -q '^\[1/20\] bs=4k rw=write$' progress.txt && grep -q '^\[20/20\] bs=1m rw=randread$' progress.txt"
 # The same numbers as the jq loop over separate runs: bytes exact. Rates are timings of a shared
 # machine (one run's 16k write was 7x another's in CI), so a row's IOPS is checked against its own
