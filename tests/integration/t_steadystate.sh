@@ -5,6 +5,7 @@
 # normal-output lines, a job that attains steady state stops early in both, one that does
 # not runs its whole runtime, and the depth search ends where fio's does. The null engine at
 # a fixed rate makes the figures steady; runs last 1-3 s.
+# lane: timing (rate-limited samples, runtimes and attained windows are timed)
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 FIO=no
