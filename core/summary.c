@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "core/engine.h"
-#include "core/options.h"
 #include "core/latency_target.h"
+#include "core/options.h"
 #include "core/run.h"
 #include "core/steadystate.h"
 
