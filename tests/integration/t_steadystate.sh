@@ -153,6 +153,12 @@ side clones $NULLJOB --rate_iops=1000 --runtime=5 --ss=iops:10% --ss_dur=1 --num
 check "numjobs=2 without group_reporting: a block per clone, each its own 1000 IOPS, both stop early" \
 	fq clones "len(d['jobs']) == 2 and all(x['steadystate']['attained'] == 1 and x['read']['runtime'] < 4000 and all(900 <= v <= 1100 for v in x['steadystate']['data']['iops']) for x in d['jobs'])"
 
+# ---- reads and writes summed; json+ ----
+side mixed --output-format=json+ $NULLJOB --rw=randrw --rate_iops=500,500 --runtime=4 --ss=bw:10% --ss_dur=1
+check "rw=randrw at 500+500 IOPS, json+: the window holds both directions (about 1000 IOPS, 4 MB/s), attained in both" \
+	fq mixed "s['attained'] == 1 and all(900 <= v <= 1100 for v in D['iops']) and all(3.6e6 <= v <= 4.6e6 for v in D['bw']) and j['read']['runtime'] < 3500"
+check "... the json+ document has fio's key paths, order and types" same_types mixed ''
+
 # ---- a slope criterion ----
 side slope $NULLJOB --rate_iops=1000 --runtime=5 --ss=iops_slope:2% --ss_dur=2
 check "ss=iops_slope:2%: attained and stopped early in both; the slope is a float, max_deviation 0" \
