@@ -208,11 +208,8 @@ void steady_report(const struct run_ctx *rc, size_t clone, struct steady_result 
 {
 	const struct steady_set *set = rc->steady;
 	memset(out, 0, sizeof(*out));
-	struct steady_unit *u = NULL;
-	for (size_t i = 0; set && i < set->nunits && !u; i++)
-		if (set->first_clone[i] == clone)
-			u = &set->units[i];
-	if (!u)
+	struct steady_unit *u = set && clone < rc->nclones ? set->of_clone[clone] : NULL;
+	if (!u || set->first_clone[u - set->units] != clone) /* not the first clone of its unit */
 		return;
 	const struct steady_opts *so = &u->o->ss.steady;
 	uint64_t bw_sum = 0, iops_sum = 0;
