@@ -299,12 +299,6 @@ const struct option_def option_table[] = {
 	NOT("max_open_zones", "Open zone limit"),
 	NOT("read_beyond_wp", "Read past the write pointer"),
 	NOT("block_error_percentiles", "Trim error histogram"),
-	NOT("latency_target", "Find the depth that meets a latency target"),
-	NOT("latency_window", "Latency target window"),
-	NOT("latency_percentile", "Latency target percentile"),
-	NOT("ss", "Steady-state detection"),
-	NOT("ss_dur", "Steady-state window"),
-	NOT("ss_ramp", "Steady-state ramp"),
 	NOT("flow", "Flow control between jobs"),
 	NOT("flow_sleep", "Flow control sleep"),
 	NOT("fill_device", "Write until the device is full"),
@@ -335,6 +329,7 @@ extern const struct option_def options_verify[]; /* core/options_verify.c */
 extern const struct option_def options_trim[];   /* core/options_trim.c */
 extern const struct option_def options_iolog[];  /* core/options_iolog.c */
 extern const struct option_def options_env[];    /* core/options_env.c */
+extern const struct option_def options_ss[];     /* core/options_ss.c */
 
 const struct option_def *const option_tables[] = {
 	option_table,
@@ -342,5 +337,6 @@ const struct option_def *const option_tables[] = {
 	options_trim,
 	options_iolog,
 	options_env,
+	options_ss,
 	NULL,
 };

@@ -70,6 +70,27 @@ struct dir_result {
 	struct prio_result prios[PRIO_STATS_MAX];
 };
 
+/* ss= with ss_dur=: a unit's steady-state window, as fio's "steadystate" block and line. */
+struct steady_result {
+	bool on;
+	unsigned crit;                 /* enum ss_crit (core/options_ss.h) */
+	bool pct;                      /* the limit and the criterion are percentages of the mean */
+	double limit;
+	uint64_t duration_s;           /* ss_dur */
+	bool attained;
+	double criterion, max_dev, slope; /* of the last full window (0 when it never filled) */
+	uint64_t bw_mean, iops_mean;   /* bytes/s, IOPS: the window summed over its length, as fio */
+	unsigned n;                    /* the window's length in samples */
+	const uint64_t *bw, *iops;     /* the window, oldest first; 0 where it was not filled */
+};
+
+/* latency_target: fio's latency_depth, latency_target, latency_percentile, latency_window. */
+struct lat_result {
+	unsigned depth;                /* the depth found (the depth in effect without a target) */
+	uint64_t target_ns, window_us;
+	double pct;
+};
+
 /* One job block in the output: a clone, or, as fio's group_reporting, the clones of a
  * group's jobs summed (each clone of a group_reporting job joins the block before it when
  * both are of one group; the block keeps the first one's name). */
@@ -89,6 +110,8 @@ struct report_unit {
 	unsigned rank;
 	int pid;                        /* of the process that ran it (0: All clients) */
 	bool all_clients;               /* cluster runs: this job summed over every rank */
+	struct steady_result ss;        /* ss_dur: its steady-state window (core/steadystate.c) */
+	struct lat_result lat;          /* latency_target's figures (core/latency_target.c) */
 };
 
 /* The name a unit is reported under. */

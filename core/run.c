@@ -15,6 +15,7 @@
 #include "core/guard.h"
 #include "core/iolog.h"
 #include "core/layout.h"
+#include "core/steadystate.h"
 #include "core/worker.h"
 
 void run_cfg_free(struct run_cfg *cfg)
@@ -63,6 +64,7 @@ void run_ctx_free(struct run_ctx *rc)
 	rc->hosts = NULL;
 	free(rc->mon.agg);
 	rc->mon.agg = NULL;
+	steady_free(rc);
 	run_summary_free(rc);
 	disks_free(&rc->disks);
 	env_run_free(rc);
@@ -97,6 +99,8 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			o->name, ops->name, ops->library ? ops->library : "its library");
 		return -ENOTSUP;
 	}
+	if (steady_check_opts(o))
+		return -EINVAL;
 	if (o->unsupported[0] && !cfg->parse_only) {
 		fprintf(stderr, "iobench: job '%s': option '%s' is not supported by iobench yet\n", o->name,
 			o->unsupported);
@@ -300,7 +304,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			pthread_mutex_init(&c->progress.lock, NULL);
 		}
 	}
-	return 0;
+	return steady_plan(rc);
 }
 
 struct thread_arg {
@@ -449,6 +453,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->stop = &rc->stop;
 		w->debug = debug_for_clone(&cfg->prog.debug, (unsigned)i);
 		w->warnings_fatal = cfg->prog.warnings_fatal;
+		w->ss = steady_for_clone(rc, i, &w->ss_member);
 		w->ts = c->ts;
 		w->progress = &c->progress;
 		w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;

@@ -37,6 +37,8 @@ struct sweep {
 	char *text;                           /* owned copy of the value list */
 };
 
+struct steady_set;
+
 struct run_cfg {
 	struct opt_list globals;   /* options before the first --name and [global] sections */
 	struct opt_list cmdline_globals; /* the command-line part of globals, for precedence */
@@ -131,6 +133,7 @@ struct run_ctx {
 	uint64_t last_eta_bytes[DDIR_NR], last_eta_ios[DDIR_NR], last_eta_ns;
 	struct monitor_state mon;           /* core/monitor.c: ETA timing, the aggregate log, the trigger */
 	struct env_run *env;                /* core/jobenv_run.c: cgroups, schedulers, file locks (NULL: none) */
+	struct steady_set *steady;          /* ss_dur: the steady-state windows (core/steadystate.c) */
 };
 
 /* Free what run_describe and run_summarize made (before summarizing again). */

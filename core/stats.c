@@ -183,6 +183,8 @@ void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src
 	if (!dst->error)
 		dst->error = src->error;
 	dst->nr_errors += src->nr_errors;
+	if (src->latency_depth)
+		dst->latency_depth = src->latency_depth;
 	dst->pure_sum_samples |= group;
 }
 

@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/latency_target.h"
 #include "core/options.h"
 #include "core/run.h"
+#include "core/steadystate.h"
 
 const double results_key_pct[KEY_PCT_NR] = { 50.0, 90.0, 99.0, 99.9 };
 
@@ -170,6 +172,8 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 			u->rank = rank;
 			u->pid = pid;
 			summed = job->o.group_reporting || joins_previous(rc, i + 1);
+			if (!end) /* this process's clones: their steady-state window */
+				steady_report(rc, i, &u->ss);
 		}
 		u->options = &r->jobs[c->job].options;
 		if (summed)
@@ -304,6 +308,7 @@ static void derive_unit(struct report_unit *u, const struct group_summary *gs)
 		derive_prios(v, d == DDIR_MIXED ? u->mixed_prio : d < PRIO_DIRS ? &u->ts.prio[d] : NULL, o);
 	}
 	pct_of(&u->sync_pct, &u->ts.sync_hist, o);
+	lat_target_report(o, u->jr->depth, &u->ts, &u->lat);
 	pct_of(&u->file_oc_pct, &u->ts.file_oc_hist, o);
 }
 

@@ -304,12 +304,18 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	return r != Q_COMPLETED; /* a sync engine lets the caller check the time */
 }
 
+/* Room for another I/O: a free unit, within the depth latency_target allows. */
+static inline bool queue_room(const struct wstate *s)
+{
+	return s->nr_free && s->inflight < s->lat.depth;
+}
+
 /* Prepare and queue I/Os until the depth is full or there is nothing left to issue. The
  * depth the queue reached is what the IO depths map records for them. */
 static void fill_queue(struct wstate *s)
 {
 	s->fill_queued = 0;
-	while (s->nr_free && !s->issuing_done) {
+	while (queue_room(s) && !s->issuing_done) {
 		if (out_of_work(s)) {
 			if (s->retry) { /* never handed over: back to the free units */
 				unit_free(s, s->retry, UNIT_PREPARED);
@@ -328,7 +334,7 @@ static void fill_queue(struct wstate *s)
 
 static void reap(struct wstate *s)
 {
-	bool full = s->nr_free == 0;
+	bool full = !queue_room(s);
 	if (!s->inflight || !(full || s->issuing_done))
 		return;
 	unsigned min = s->complete_min ? s->complete_min : 1;
@@ -341,11 +347,30 @@ static void reap(struct wstate *s)
 
 /* ---- the loop ---- */
 
+/* latency_target: what the depth search asks for at this turn of the loop. */
+static void check_latency(struct wstate *s)
+{
+	enum lat_action a = lat_search_check(&s->lat, s->now, s->measuring);
+	if (a == LAT_DRAIN || a == LAT_FINAL)
+		io_drain(s);
+	if (a == LAT_FINAL)
+		time_restart(s); /* the depth is found: its own window is what the job reports */
+	if (a == LAT_DRAIN || a == LAT_FINAL)
+		lat_search_window(&s->lat, s->now);
+	if (a == LAT_DONE)
+		s->issuing_done = true;
+	s->ts->latency_depth = s->lat.depth;
+}
+
 static void check_time(struct wstate *s)
 {
 	int ret = time_check(s);
 	if (ret)
 		worker_fail(s, ret);
+	if (s->ssc.unit && steady_tick(&s->ssc, s->now, s->ts))
+		s->issuing_done = true; /* steady state attained: the job (and its unit) ends */
+	if (s->lat.on)
+		check_latency(s);
 }
 
 /* After the loop: end_fsync, and a job that did less than asked (short I/Os, tolerated
@@ -377,6 +402,8 @@ static void run_loop(struct wstate *s)
 {
 	s->now = s->start_ns = clock_fast_ns(s->clk);
 	time_start(s);
+	steady_start(&s->ssc, s->w->ss, s->w->ss_member, s->start_ns, s->w->debug);
+	lat_search_init(&s->lat, s->o, s->depth, s->start_ns, s->w->debug);
 	check_time(s);
 	while (!s->issuing_done || s->inflight) {
 		fill_queue(s);

@@ -12,6 +12,7 @@
 
 struct file_plan;
 struct env_clone;
+struct steady_unit;
 
 /* What a running clone shows the monitor (ETA line, --status-interval): counters
  * published about every 100 ms, and a copy of its stats when status reports are on. */
@@ -41,6 +42,8 @@ struct worker {
 	const struct tsc_clock *clk; /* clocksource=cpu: the run's calibrated TSC; NULL: the kernel's */
 	unsigned debug;          /* --debug: the categories this clone prints (core/debug.h) */
 	bool warnings_fatal;     /* --warnings-fatal: a note fails the job */
+	struct steady_unit *ss;  /* ss_dur: the steady-state window it adds to (core/steadystate.h), or NULL */
+	unsigned ss_member;      /* its slot there (0: it keeps the window) */
 	int err;                 /* -errno of the failure that stopped it, 0 if none */
 };
 

@@ -11,6 +11,8 @@
  *   buffers.c        write buffer contents
  *   trim.c           trim+write pairs, written blocks chosen for trimming (struct trimming, core/trim.h)
  *   iolog_replay.c   read_iolog's entries, write_iolog's lines      (struct replaying, iolog_rec)
+ *   steadystate.c    ss: the clone's part of its unit's steady-state window (struct steady_clone)
+ *   latency_target.c latency_target: the queue-depth search              (struct lat_search)
  *
  * Only the loop (worker.c, and worker_io.c below it) calls into the others; none of them
  * calls back into it: they return -errno and the loop decides (worker_fail). worker_io.c
@@ -22,8 +24,10 @@
 #include "core/env.h"
 #include "core/files.h"
 #include "core/iolog.h"
+#include "core/latency_target.h"
 #include "core/perflog.h"
 #include "core/rand.h"
+#include "core/steadystate.h"
 #include "core/worker.h"
 
 /* The I/O-unit state machine, checked in debug and sanitizer builds: a unit is free,
@@ -200,6 +204,8 @@ struct wstate {
 	struct replaying replay;    /* read_iolog (core/iolog_replay.c) */
 	struct iolog_rec rec;       /* write_iolog (core/iolog_replay.c) */
 	struct env_worker env;      /* core/env.h: priorities, buffers' memory, file locks */
+	struct steady_clone ssc;
+	struct lat_search lat;      /* lat.depth: the depth the queue is filled to */
 };
 
 /* ---- the loop's own (worker.c, worker_io.c) ---- */
@@ -278,6 +284,8 @@ void time_start(struct wstate *s);
 /* Ramp over, samples, deadline, rate floors, logs, progress: -errno when the job must fail. */
 int time_check(struct wstate *s);
 void time_finish(struct wstate *s);
+/* latency_target's last window: the statistics and the runtime start again from now. */
+void time_restart(struct wstate *s);
 
 /* whole.c: opendir whole-file reads (whole.on: setup_depth). The loop drains the queue
  * before a switch. */

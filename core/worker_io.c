@@ -4,6 +4,7 @@
  * Per I/O: no locks, no allocation, no syscalls but the I/O's own; one clock read per
  * timestamp (submit batch, reap batch). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -92,6 +93,16 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 		worker_fail(s, -ENOMEM);
 }
 
+/* latency_target: depth 1 is too slow for the target (latency_percentile=100). */
+static void __attribute__((noinline, cold)) latency_fatal(struct wstate *s, const struct io_unit *u, uint64_t t)
+{
+	fprintf(stderr, "iobench: job '%s': latency of %" PRIu64 " nsec exceeds latency_target (%" PRIu64
+		" nsec) at queue depth 1: %s %s offset=%llu, buflen=%llu\n", s->o->name, t - u->start_ns,
+		s->lat.target_ns, s->files[u->file_index].cf->path, ddir_word[u->ddir], (unsigned long long)u->offset,
+		(unsigned long long)u->len);
+	worker_fail(s, -ETIMEDOUT);
+}
+
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
 {
 	unit_free(s, u, from);
@@ -110,6 +121,8 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	s->sample_bytes[u->ddir] += bytes;
 	s->sample_ios[u->ddir]++;
 	pace_done(s, u->ddir, bytes);
+	if (__builtin_expect(s->lat.on, 0) && lat_search_io(&s->lat, t - u->start_ns))
+		latency_fatal(s, u, t);
 	if (!s->measuring)
 		return;
 	if (bytes < u->len)

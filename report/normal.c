@@ -248,6 +248,21 @@ static void show_map(FILE *out, const char *label, const char *const *names, con
 			i + 1 < DEPTH_MAP_NR ? ", " : "\n");
 }
 
+/* fio's steady-state line. Its bandwidth is the window's mean in KiB (kb_base) shown with
+ * the prefix of each base, as fio does: 4002 KiB/s is "4002KiB/s (4002kB/s)". */
+static void show_steadystate(FILE *out, const struct steady_result *ss, struct units u)
+{
+	char p1[32], p2[32], p3[32];
+	uint64_t base = u.si ? 1000 : 1024, k = ss->bw_mean / base, f = u.bits ? 8 : 1;
+	enum num_unit nu = u.bits ? UNIT_BIT_PER_SEC : UNIT_BYTE_PER_SEC;
+	fmt_num(p1, sizeof(p1), k * base * f, u.sig, !u.si, nu);
+	fmt_num(p2, sizeof(p2), k * (u.si ? 1024 : 1000) * f, u.sig, u.si, nu);
+	fmt_num(p3, sizeof(p3), ss->iops_mean, u.sig, false, UNIT_NONE);
+	fprintf(out, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n", ss->attained ? "yes" : "no", p1,
+		p2, p3, ss->crit & SS_IOPS ? "iops" : "bw", ss->crit & SS_SLOPE ? " slope" : " mean dev", ss->criterion,
+		ss->pct ? "%" : "");
+}
+
 static void show_unit(FILE *out, const struct report_unit *u, const struct run_results *r)
 {
 	static const char *const depth_names[] = { "1", "2", "4", "8", "16", "32", ">=64" };
@@ -289,8 +304,10 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_r
 		ts->issued[0], ts->issued[1], ts->issued[2], ts->issued[3], ts->dir[0].short_ios,
 		ts->dir[1].short_ios, ts->dir[2].short_ios, ts->dir[0].drop_ios, ts->dir[1].drop_ios,
 		ts->dir[2].drop_ios);
-	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
-		u->jr->depth);
+	fprintf(out, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
+		u->lat.target_ns, u->lat.window_us, u->lat.pct, u->lat.depth);
+	if (u->ss.on)
+		show_steadystate(out, &u->ss, units_of(o));
 }
 
 static void show_group(FILE *out, const struct group_summary *gs)
