@@ -9,6 +9,7 @@
 
 #include "core/engine.h"
 #include "core/options.h"
+#include "core/zone.h"
 
 int opt_list_add(struct opt_list *l, const char *name, const char *value, const char *file, int line)
 {
@@ -184,6 +185,11 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	snprintf(o->name, sizeof(o->name), "%s", name); /* not [global]'s name= */
 	snprintf(o->section, sizeof(o->section), "%s", section[0] ? section : name);
 	note_ignored(lists, 3, name);
+	char zerr[512];
+	if (zone_resolve(o, zerr, sizeof(zerr))) {
+		fprintf(stderr, "iobench: job '%s': %s\n", name, zerr);
+		return -EINVAL;
+	}
 	/* As fio 3.33: no latencies. Its manual says bandwidth too, but fio still samples
 	 * bandwidth and IOPS (bw_mean, iops_mean, the "bw (KiB/s)" and "iops" lines), which
 	 * kubestr and others read from gtod_reduce=1 jobs. */

@@ -121,17 +121,18 @@ const struct option_def option_table[] = {
 	STR("filename_format", filename_format, "$jobname.$jobnum.$filenum", C_FILE,
 	    "Name generated files from $jobname, $jobnum, $filenum"),
 	STR("opendir", opendir, NULL, C_FILE, "Use every regular file below this directory"),
-	{ .name = "size", .type = OPT_FUNC, .offset = OFF(size), .parse = opt_parse_size_pct,
-	  .syntax = "size, or N% of the files' size", .category = C_FILE,
+	{ .name = "size", .type = OPT_FUNC, .offset = OFF(size), .parse = zone_parse_size,
+	  .syntax = "size, N% of the files' size, or Nz (zones)", .category = C_FILE,
 	  .help = "Region of each clone's files, and the I/O it does (default: the files' size)" },
 	FUNC("filesize", filesize_lo, opt_parse_filesize, NULL, "size or size range (lo-hi)", C_FILE,
 	     "Size of each file; a range picks a random size per file"),
-	{ .name = "io_size", .alias = "io_limit", .type = OPT_SIZE, .offset = OFF(io_size), .category = C_FILE,
+	{ .name = "io_size", .alias = "io_limit", .type = OPT_FUNC, .offset = OFF(io_size), .parse = zone_parse_size,
+	  .syntax = "size, or Nz (zones)", .category = C_FILE,
 	  .help = "Bytes of I/O to do, independent of the region size" },
-	{ .name = "offset", .alias = "fileoffset", .type = OPT_FUNC, .offset = OFF(offset), .parse = opt_parse_size_pct,
-	  .syntax = "size, or N%", .category = C_FILE, .help = "Start of the region in each file" },
+	{ .name = "offset", .alias = "fileoffset", .type = OPT_FUNC, .offset = OFF(offset), .parse = zone_parse_size,
+	  .syntax = "size, N%, or Nz (zones)", .category = C_FILE, .help = "Start of the region in each file" },
 	{ .name = "offset_increment", .type = OPT_FUNC, .offset = OFF(offset_increment),
-	  .parse = opt_parse_size_pct, .syntax = "size, or N%", .category = C_FILE,
+	  .parse = zone_parse_size, .syntax = "size, N%, or Nz (zones)", .category = C_FILE,
 	  .help = "Added to offset once per clone number (disjoint regions per clone)" },
 	U64("number_ios", number_ios, NULL, 0, INT64_MAX, C_FILE, "Stop after this many I/Os"),
 	{ .name = "nrfiles", .alias = "nr_files", .type = OPT_UINT, .offset = OFF(nrfiles), .def = "1",
@@ -293,12 +294,6 @@ const struct option_def option_table[] = {
 	NOOP("unique_filename", C_FILE, "Accepted: only matters for fio's client/server mode"),
 
 	NOT("trim_percentage", "Trim verified blocks"),
-	NOT("zonemode", "Zoned block devices"),
-	NOT("zonesize", "Zone size"),
-	NOT("zonerange", "Zone range"),
-	NOT("zoneskip", "Zone skip"),
-	NOT("max_open_zones", "Open zone limit"),
-	NOT("read_beyond_wp", "Read past the write pointer"),
 	NOT("log_prio", "Priority in log entries (issue 4)"),
 	NOT("block_error_percentiles", "Trim error histogram"),
 	NOT("latency_target", "Find the depth that meets a latency target"),
@@ -359,9 +354,11 @@ const struct option_def option_table[] = {
 /* The core's tables, in --cmdhelp's order: this one, then one per area (each in its own
  * file, so that areas grow apart). */
 extern const struct option_def options_verify[];
+extern const struct option_def options_zone[];
 
 const struct option_def *const option_tables[] = {
 	option_table,
 	options_verify,
+	options_zone,
 	NULL,
 };

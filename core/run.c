@@ -14,6 +14,7 @@
 #include "core/guard.h"
 #include "core/layout.h"
 #include "core/worker.h"
+#include "core/zone.h"
 
 void run_cfg_free(struct run_cfg *cfg)
 {
@@ -63,6 +64,7 @@ void run_ctx_free(struct run_ctx *rc)
 	rc->mon.agg = NULL;
 	run_summary_free(rc);
 	disks_free(&rc->disks);
+	zbd_set_free(&rc->zbd);
 	rc->clones = NULL;
 }
 
@@ -192,7 +194,7 @@ static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	bool no_file = ops->flags & ENGINE_NO_FILE;
 	c->plan_later = false;
 	return files_plan(&job->o, c->gclone, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file) ||
-			       check_targets(&job->o, ops, &c->plan)
+			       check_targets(&job->o, ops, &c->plan) || zone_plan(&job->o, &c->plan, no_file)
 		       ? -EINVAL : 0;
 }
 
@@ -404,6 +406,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->warnings_fatal = cfg->prog.warnings_fatal;
 		w->ts = c->ts;
 		w->progress = &c->progress;
+		w->zbd = &rc->zbd;
 		w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;
 		args[i].rc = rc;
 		args[i].job = c->job;
@@ -462,6 +465,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 	if (rc->status_interval_ms && run_status_snapshots(rc))
 		return -ENOMEM;
 	find_disks(rc);
+	zbd_set_init(&rc->zbd);
 	disks_snapshot(&rc->disks, true);
 	rc->start_ns = rc->last_eta_ns = clock_now_ns();
 	for (unsigned g = 0; g < rc->ngroups; g++) {

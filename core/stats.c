@@ -181,6 +181,7 @@ void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src
 	if (!dst->error)
 		dst->error = src->error;
 	dst->nr_errors += src->nr_errors;
+	dst->zone_resets += src->zone_resets;
 	dst->pure_sum_samples |= group;
 }
 

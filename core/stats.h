@@ -101,6 +101,7 @@ struct thread_stats {
 	uint64_t nr_threads;                   /* 1, or the clones merged into this */
 	int error;                             /* first errno seen, positive */
 	uint64_t nr_errors;                    /* I/O errors (continue_on_error goes on) */
+	uint64_t zone_resets;                  /* zonemode=zbd: zones reset that held data */
 	bool pure_sum_samples;                 /* bw/iops samples were summed across clones */
 	/* whole-file reads (opendir): files read to their end, and their open+close times */
 	uint64_t files_done;

@@ -137,6 +137,8 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	unit_free(s, u, from);
 	if (__builtin_expect(s->debug_io, 0))
 		debug_io(s, "complete", u);
+	if (s->zone.mode)
+		zone_done(s, u);
 	int ret = s->ver.on && u->result >= 0 ? verify_completed(s, u) : 0; /* reads checked, writes noted */
 	if (ret)
 		worker_fail(s, ret);
@@ -296,6 +298,28 @@ static bool whole_ready(struct wstate *s, struct wfile *f)
 
 static bool queue_prepared(struct wstate *s, struct io_unit *u);
 
+/* zonemode: where the I/O goes (zone_run.c decides). A zone with writes in flight waits:
+ * this clone's are drained, another's are waited for. false: nothing is issued now. */
+static bool zone_ready(struct wstate *s, struct wfile **f, enum ddir d, uint64_t *off, uint64_t *len)
+{
+	int r;
+	while ((r = zone_next(s, f, d, off, len)) == ZONE_BUSY && !atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
+		if (s->inflight)
+			drain(s);
+		else
+			clock_sleep_ns(ZONE_WAIT_NS);
+	}
+	if (r == ZONE_GO)
+		return true;
+	if (r < 0)
+		worker_fail(s, r);
+	/* The zones are done: so is the workload (a verify phase may follow), or the run stops. */
+	s->io_limit = s->issued_bytes;
+	if (r < 0 || r == ZONE_BUSY || s->o->time_based)
+		s->issuing_done = true;
+	return false;
+}
+
 /* A verify read of what was written (verify_phase.c chose it). */
 static bool issue_check(struct wstate *s, const struct verify_entry *e)
 {
@@ -330,7 +354,7 @@ static bool issue_one(struct wstate *s)
 	bool issued;
 	if (s->ver.on && verify_turn(s, &issued))
 		return issued;
-	enum ddir d = offsets_next_ddir(s);
+	enum ddir d = s->zone.mode ? zone_ddir(s, offsets_next_ddir(s)) : offsets_next_ddir(s);
 	bool dry = o->verify_only && job_has_dir(o, DDIR_WRITE);
 	uint64_t wait = dry ? 0 : pace_wait_ns(s, d);
 	if (wait) {
@@ -341,8 +365,11 @@ static bool issue_one(struct wstate *s)
 	if (!o->time_based && s->issued_bytes + len > s->io_limit)
 		len = s->io_limit - s->issued_bytes; /* the last I/O takes what is left */
 	struct wfile *f = offsets_next_file(s);
+	uint64_t zoff = 0;
+	if (s->zone.mode && !zone_ready(s, &f, d, &zoff, &len))
+		return false;
 	if (dry)
-		return verify_dry(s, f, d, len, offsets_next(s, f, d, len)), true;
+		return verify_dry(s, f, d, len, s->zone.mode ? zoff : offsets_next(s, f, d, len)), true;
 	if (s->whole.on) {
 		if (!whole_ready(s, f))
 			return false;
@@ -351,9 +378,11 @@ static bool issue_one(struct wstate *s)
 	struct io_unit *u = unit_take(s);
 	u->ddir = d;
 	u->len = len;
-	u->offset = offsets_next(s, f, d, len);
+	u->offset = s->zone.mode ? zoff : offsets_next(s, f, d, len);
 	u->fd = f->fd;
 	u->file_index = (unsigned)(f - s->files);
+	if (s->zone.mode)
+		zone_bind(s, u);
 	verify_mark(s, u, false);
 	if (d == DDIR_WRITE) {
 		if (s->ver.on)
@@ -614,6 +643,9 @@ int worker_run(struct worker *w)
 			    (unsigned long long)w->seed, (int)w->o->randrepeat);
 	offsets_init(&s);
 	pace_init(&s);
+	ret = zone_setup(&s);
+	if (ret)
+		goto out_zone_teardown;
 	ret = verify_setup(&s);
 	if (ret)
 		goto out_verify_teardown;
@@ -624,6 +656,8 @@ int worker_run(struct worker *w)
 	logs_teardown(&s);
 out_verify_teardown:
 	verify_teardown(&s);
+out_zone_teardown:
+	zone_teardown(&s);
 out_close_files:
 	close_files(&s);
 out_cleanup_engine:

@@ -8,6 +8,7 @@
  *   verify_phase.c   what was written, read back and checked               (struct verifying)
  *   whole.c          opendir whole-file reads: files opened and closed in turn (struct whole)
  *   buffers.c        write buffer contents
+ *   zone_run.c       zonemode: where I/O goes in zones, write pointers      (struct zone_state)
  *
  * Only worker.c calls into the others; none of them calls back into it: they return -errno
  * and the loop decides (worker_fail). */
@@ -19,6 +20,7 @@
 #include "core/perflog.h"
 #include "core/rand.h"
 #include "core/worker.h"
+#include "core/zone.h"
 
 /* The I/O-unit state machine, checked in debug and sanitizer builds: a unit is free,
  * prepared (taken by the loop, or refused by a busy engine), queued (handed over, not yet
@@ -144,6 +146,7 @@ struct wstate {
 	struct pacing pace;
 	struct verifying ver;
 	struct whole whole;
+	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
 };
 
 /* worker_setup.c */
