@@ -158,6 +158,11 @@ static int plan_file(const struct job_opts *o, struct clone_file *cf, bool no_fi
 			return -EINVAL;
 		}
 	}
+	if (o->zone.job_max_open && !o->zone.max_open && !(model == ZBD_HOST_MANAGED && mo && !o->zone.ignore_limits)) {
+		fprintf(stderr, "iobench: job '%s': job_max_open_zones needs max_open_zones (or a zoned device's own "
+				"limit) for '%s'\n", o->name, cf->path);
+		return -EINVAL;
+	}
 	if (o->zone.capacity && o->zone.capacity < job_min_bs(o) && job_has_dir(o, DDIR_WRITE)) {
 		fprintf(stderr, "iobench: job '%s': zonecapacity: %llu bytes is less than the block size\n", o->name,
 			(unsigned long long)o->zone.capacity);
