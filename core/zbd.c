@@ -217,15 +217,13 @@ static struct zbd_dev *dev_make(const char *path, int fd, uint64_t size, uint64_
 	}
 	pthread_mutex_init(&dev->lock, NULL);
 	snprintf(dev->path, sizeof(dev->path), "%s", path);
-	*err = zbd_probe(path, &model, &dev_zone, &dev_open);
-	if (!*err && model != ZBD_EMULATED) {
+	/* What cannot be probed (the null engine's names) is no zoned device: emulated. */
+	if (!zbd_probe(path, &model, &dev_zone, &dev_open) && model != ZBD_EMULATED) {
 		*err = read_zones(dev, fd, why, whylen);
 		dev->model = model;
 		dev->dev_max_open = dev_open;
-	} else if (!*err) {
-		*err = zbd_emulate(dev, size, zone_size, capacity, why, whylen);
 	} else {
-		snprintf(why, whylen, "%s", strerror(-*err));
+		*err = zbd_emulate(dev, size, zone_size, capacity, why, whylen);
 	}
 	if (*err) {
 		zbd_dev_free(dev);
