@@ -151,6 +151,7 @@ int zbd_from_report(struct zbd_dev *dev, const struct blk_zone *bz, uint32_t n, 
 		z->cap = bz[i].capacity ? bz[i].capacity * SECTOR : z->len;
 		z->has_wp = bz[i].type != BLK_ZONE_TYPE_CONVENTIONAL;
 		z->offline = bz[i].cond == BLK_ZONE_COND_OFFLINE || bz[i].cond == BLK_ZONE_COND_READONLY;
+		z->dev_open = bz[i].cond == BLK_ZONE_COND_IMP_OPEN || bz[i].cond == BLK_ZONE_COND_EXP_OPEN;
 		if (!z->has_wp)
 			z->wp = z->start + z->len;
 		else if (bz[i].cond == BLK_ZONE_COND_FULL)
@@ -182,7 +183,8 @@ static int read_zones(struct zbd_dev *dev, int fd, char *why, size_t whylen)
 	struct blk_zone *all = calloc(nr, sizeof(*all));
 	struct blk_zone_report *rep = calloc(1, sizeof(*rep) + REPORT_BATCH * sizeof(struct blk_zone));
 	int ret = all && rep ? 0 : -ENOMEM;
-	for (uint32_t got = 0; !ret && got < nr;) {
+	uint32_t got = 0;
+	while (!ret && got < nr) {
 		rep->sector = got ? all[got - 1].start + all[got - 1].len : 0;
 		rep->nr_zones = REPORT_BATCH;
 		if (ioctl(fd, BLKREPORTZONE, rep) < 0)
@@ -191,13 +193,11 @@ static int read_zones(struct zbd_dev *dev, int fd, char *why, size_t whylen)
 			break;
 		for (uint32_t k = 0; !ret && k < rep->nr_zones && got < nr; k++)
 			all[got++] = rep->zones[k];
-		if (!ret && got < nr && rep->nr_zones == 0)
-			ret = -EIO;
 	}
 	if (ret)
 		snprintf(why, whylen, "cannot read its zones (BLKREPORTZONE): %s", strerror(-ret));
 	else
-		ret = zbd_from_report(dev, all, nr, why, whylen);
+		ret = zbd_from_report(dev, all, got, why, whylen);
 	free(rep);
 	free(all);
 	return ret;

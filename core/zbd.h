@@ -28,6 +28,7 @@ struct zbd_zone {
 	bool has_wp;               /* sequential zone (required or preferred); else conventional */
 	bool offline;              /* offline or read-only: never used */
 	bool open;                 /* counted among the open zones (only with an open-zone limit) */
+	bool dev_open;             /* the device had it open before the run (not yet counted) */
 	unsigned inflight;         /* writes queued and not yet completed */
 	unsigned *opener;          /* the open-zone count of the clone that opened it */
 };

@@ -53,7 +53,26 @@ static int claim_zones(struct wstate *s, struct zone_file *zf, int fd, char *why
 	if (o->zone.job_max_open && !dev->max_open)
 		return snprintf(why, n, "job_max_open_zones needs an open-zone limit (max_open_zones, or the "
 					"device's own)"), -EINVAL;
+	if (o->zone.skip % dev->zone_size)
+		return snprintf(why, n, "zoneskip: %llu bytes is not a multiple of its zone size (%llu bytes)",
+				(unsigned long long)o->zone.skip, (unsigned long long)dev->zone_size), -EINVAL;
 	dev->write_cnt = 0;
+	/* Zones a zoned device had open count against its limit; those over it are reset. */
+	for (uint32_t i = zf->zmin; i < zf->zmax; i++) {
+		struct zbd_zone *z = &dev->zones[i];
+		if (!z->dev_open)
+			continue;
+		z->dev_open = false;
+		if (!dev->max_open || z->open || dev->nr_open < dev->max_open) {
+			if (dev->max_open && !z->open)
+				zbd_open_add(dev, i, NULL);
+			continue;
+		}
+		int r = zbd_reset(dev, i, fd);
+		if (r < 0)
+			return snprintf(why, n, "resetting zone %u: %s", i, strerror(-r)), r;
+		s->zone.setup_resets += (uint64_t)r;
+	}
 	if (!writes(o) || o->verify == VERIFY_NONE)
 		return 0;
 	for (uint32_t i = zf->zmin; i < zf->zmax; i++) {

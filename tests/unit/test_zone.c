@@ -140,6 +140,7 @@ static void test_report(void **state)
 	assert_false(dev.zones[0].has_wp);
 	assert_int_equal(dev.zones[1].wp, 64 * KiB + 8 * KiB);
 	assert_int_equal(dev.zones[1].cap, 48 * KiB);
+	assert_true(dev.zones[1].dev_open); /* counted against the open-zone limit when a job starts */
 	assert_int_equal(dev.zones[2].wp, 128 * KiB + 48 * KiB); /* full: at its capacity */
 	assert_true(dev.zones[3].offline);
 	assert_int_equal(zbd_data(&dev, 0, 4), 8 * KiB + 48 * KiB);
