@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 16: fio 3.33's command-line flags that iobench lacked: --idle-prof (cpu_idleness, as
 # kbench reads it), --eta-newline, --eta-interval, --debug, --bandwidth-log, --inflate-log,
 # --trigger*, --aux-path, --warnings-fatal, --crctest, --cpuclock-test, --alloc-size,
