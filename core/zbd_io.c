@@ -68,12 +68,15 @@ static int other_zone(struct zbd_io *io, uint32_t i, uint32_t *out)
 			return ZONE_GO;
 		}
 	}
-	for (unsigned k = 0; k < dev->nr_open; k++)
+	bool closing = false; /* an open zone fills with writes in flight: it closes when they land */
+	for (unsigned k = 0; k < dev->nr_open; k++) {
+		closing |= dev->zones[dev->open[k]].inflight > 0;
 		if (in_range(io, dev->open[k]) && has_room(&dev->zones[dev->open[k]], io->min_bs)) {
 			*out = dev->open[k];
 			return ZONE_GO;
 		}
-	return io->busy_ok ? ZONE_BUSY : ZONE_EOF;
+	}
+	return io->busy_ok || closing ? ZONE_BUSY : ZONE_EOF;
 }
 
 /* The write at off may not go to its own zone: one of the open zones (picked by where off

@@ -60,6 +60,14 @@ truncate -s 256k "$F"
 check "strided zonesize larger than the file: runs, 64 writes" \
 	sh -c "[ \$(jq '.jobs[0].write.total_ios' big.json) -eq 64 ] && [ ! -s big.err ]"
 
+# Clones sharing an open-zone limit do what they were asked (fio's stop early, by chance)
+truncate -s 1m "$F"
+"$IOBENCH" --name=z --filename="$F" --bs=4k --rw=randwrite --zonemode=zbd --zonesize=64k --io_size=8m \
+	--numjobs=4 --ioengine=io_uring --iodepth=16 --max_open_zones=3 --job_max_open_zones=2 --group_reporting \
+	--output-format=json >open.json 2>open.err
+check "4 clones under max_open_zones=3, job_max_open_zones=2: 32 MiB written" \
+	sh -c "[ \$(jq '.jobs[0].write.io_bytes' open.json) -eq 33554432 ] && [ \$(jq '.jobs[0].error' open.json) -eq 0 ]"
+
 if ! have fio || ! have python3; then
 	skip "zone modes against fio" "fio or python3 is not installed"
 	exit 0
