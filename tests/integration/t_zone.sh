@@ -60,6 +60,19 @@ truncate -s 256k "$F"
 check "strided zonesize larger than the file: runs, 64 writes" \
 	sh -c "[ \$(jq '.jobs[0].write.total_ios' big.json) -eq 64 ] && [ ! -s big.err ]"
 
+# In a job file the line names the file and the option's line
+printf '[global]\nzonemode=zbd\nzonesize=64k\n[a]\nfilename=%s\nzonecapacity=128k\n' "$F" >bad.fio
+"$IOBENCH" bad.fio >out 2>err
+rc=$?
+check "a job file's zone option refused at its file:line" \
+	sh -c "[ $rc -eq 1 ] && grep -q '^iobench: bad.fio:6: job .a.: zonecapacity: ' err && [ ! -s out ]"
+# time_based runs the zones over and over for its runtime
+truncate -s 256k "$F"
+"$IOBENCH" --name=z --filename="$F" --bs=4k --rw=write --zonemode=zbd --zonesize=64k --time_based \
+	--runtime=300ms --output-format=json,normal >tb.out 2>tb.err
+check "zbd time_based: runs its runtime, rewriting (and resetting) zones" \
+	sh -c "grep -q ' zone resets' tb.out && [ \$(sed -n 's/.*; \\([0-9]*\\) zone resets/\\1/p' tb.out) -gt 4 ] && [ ! -s tb.err ]"
+
 # Clones sharing an open-zone limit do what they were asked (fio's stop early, by chance)
 truncate -s 1m "$F"
 "$IOBENCH" --name=z --filename="$F" --bs=4k --rw=randwrite --zonemode=zbd --zonesize=64k --io_size=8m \
@@ -88,6 +101,7 @@ strided reads | 256k | --name=a --filename={F} --size=256k --bs=4k --rw=read --z
 strided random | 256k | --name=a --filename={F} --size=256k --bs=4k --rw=randwrite --zonemode=strided --zonesize=16k --zonerange=64k | err,ios,zones=64k
 strided random norandommap | 256k | --name=a --filename={F} --size=256k --bs=4k --rw=randread --zonemode=strided --zonesize=64k --zonerange=32k --norandommap | err,ios,zones=32k
 strided new file | - | --name=a --filename={F} --size=256k --bs=4k --rw=write --zonemode=strided --zonesize=16k --zonerange=32k | rc,ios,seq,files
+zonerange and zoneskip without a zone mode: ignored, as fio | 256k | --name=a --filename={F} --size=256k --bs=4k --rw=write --zonerange=64k --zoneskip=16k | err,ios,seq
 strided Nz | 256k | --name=a --filename={F} --size=2z --offset=1z --bs=4k --rw=write --zonemode=strided --zonesize=64k | err,ios,seq
 EOF
 
