@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "core/files.h"
@@ -10,6 +11,22 @@
 void engine_make_parents(const char *path)
 {
 	files_make_parents(path);
+}
+
+int engine_check_job(const struct engine_ops *ops, const struct job_opts *o)
+{
+	if (ops->flags & ENGINE_TRIM)
+		return 0;
+	if (job_has_dir(o, DDIR_TRIM)) {
+		fprintf(stderr, "iobench: job '%s': ioengine=%s cannot trim (rw=%s)\n", o->name, ops->name, o->rw_text);
+		return -EINVAL;
+	}
+	if (o->trim.percentage && o->verify != VERIFY_NONE && o->do_verify && job_has_dir(o, DDIR_WRITE)) {
+		fprintf(stderr, "iobench: job '%s': ioengine=%s cannot trim (trim_percentage=%u)\n", o->name, ops->name,
+			o->trim.percentage);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx)

@@ -40,6 +40,10 @@ enum engine_flags {
 	ENGINE_NO_LAYOUT = 1 << 3, /* the files are not laid out first (the engine makes them) */
 	ENGINE_DIRS = 1 << 4,      /* the "files" are directories: laying out makes them */
 	ENGINE_CHANGES_FILES = 1 << 5, /* creates or removes the files themselves (filecreate...) */
+	/* Does trims (DDIR_TRIM: rw=trim..., trim_percentage): trim_range() or, for engines that
+	 * touch no file (null) or only count I/Os (ENGINE_FILE_OP), counted as done. The core
+	 * refuses trim jobs on an engine without it (engine_check_job). */
+	ENGINE_TRIM = 1 << 6,
 };
 
 struct engine_ctx {
@@ -96,6 +100,10 @@ const char *engine_names(char *buf, size_t len);
 
 /* For engines that make files (filecreate, dircreate): mkdir -p the directories above path. */
 void engine_make_parents(const char *path);
+
+/* Can ops run the job o at all? Trims (rw=trim..., trim_percentage with verify) need
+ * ENGINE_TRIM. 0, or -EINVAL after one line naming the engine and the option. */
+int engine_check_job(const struct engine_ops *ops, const struct job_opts *o);
 
 /* Wrappers: fill defaults for hooks an engine leaves NULL. */
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx);

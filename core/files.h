@@ -9,6 +9,8 @@
 
 #include "core/job.h"
 
+struct iolog;
+
 struct clone_file {
 	char path[PATH_MAX];
 	uint64_t offset;    /* start of the region */
@@ -21,6 +23,7 @@ struct file_plan {
 	struct clone_file *files;
 	unsigned nfiles;
 	uint64_t io_limit;  /* bytes to transfer, all files and loops together */
+	const struct iolog *replay; /* read_iolog: the log this clone replays (its job's; core/iolog.h) */
 };
 
 /* Plan clone `clone` of a job. no_file: the engine touches no files (null). Prints

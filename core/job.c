@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "core/iolog.h"
 #include "core/options.h"
 #include "core/zone.h"
 
@@ -64,6 +65,8 @@ void job_free(struct job *job)
 	opt_list_free(&job->given);
 	free(job->eng_opts);
 	job->eng_opts = NULL;
+	iolog_set_free(job->iologs);
+	job->iologs = NULL;
 }
 
 static void report(const struct opt_kv *kv, const char *jobname, const char *what, const char *detail)

@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/guard.h"
+#include "core/iolog.h"
 #include "core/layout.h"
 #include "core/worker.h"
 #include "core/zone.h"
@@ -98,7 +99,10 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 	if (cfg->readonly || o->readonly) { /* nothing is created, written, grown or removed */
 		char what[128] = "";
 		if (job_writes(o))
-			snprintf(what, sizeof(what), "rw=%s writes", o->rw_text);
+			snprintf(what, sizeof(what), "rw=%s %s", o->rw_text,
+				 !job_has_dir(o, DDIR_TRIM)	? "writes"
+				 : job_has_dir(o, DDIR_WRITE) ? "trims (discards blocks) and writes"
+							      : "trims (discards blocks)");
 		else if (ops->flags & ENGINE_CHANGES_FILES)
 			snprintf(what, sizeof(what), "ioengine=%s creates or removes files", ops->name);
 		else if (o->unlink)
@@ -108,6 +112,8 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			return -EROFS;
 		}
 	}
+	if (!cfg->parse_only && engine_check_job(ops, o))
+		return -EINVAL;
 	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only) {
 		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1%s\n",
 			o->name, ops->name, o->iodepth, cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
@@ -193,7 +199,9 @@ static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	const struct engine_ops *ops = engine_find(job->o.ioengine);
 	bool no_file = ops->flags & ENGINE_NO_FILE;
 	c->plan_later = false;
-	return files_plan(&job->o, c->gclone, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file) ||
+	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
+				  : files_plan(&job->o, c->gclone, no_file, &c->plan);
+	return planned || guard_files(&job->o, &c->plan, no_file) ||
 			       check_targets(&job->o, ops, &c->plan) || zone_plan(&job->o, &c->plan, no_file)
 		       ? -EINVAL : 0;
 }
@@ -204,7 +212,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	rc->cfg = cfg;
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		struct job *job = &cfg->jobs[i];
-		if (job_resolve(job, &cfg->cmdline_globals))
+		if (job_resolve(job, &cfg->cmdline_globals) || iolog_job_prepare(job, cfg))
 			return -EINVAL;
 		if (check_job(job, cfg))
 			return -EINVAL;

@@ -88,6 +88,8 @@ static int alloc_units(struct wstate *s)
 		if (job_has_dir(o, d) && b > max_bs)
 			max_bs = b;
 	}
+	if (s->w->plan->replay && s->w->plan->replay->max_len > max_bs) /* read_iolog: its longest I/O */
+		max_bs = s->w->plan->replay->max_len;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	s->buf_stride = (max_bs + page - 1) / page * page;
 	s->units = calloc(s->depth, sizeof(*s->units));
