@@ -262,7 +262,8 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	struct wfile *f = &s->files[u->file_index];
 	s->retry = NULL;
 	s->now = u->start_ns = u->issue_ns = clock_fast_ns(s->clk);
-	int r = engine_queue(s->w->ops, &s->eng, u);
+	/* zonemode=zbd: a sequential zone's trim is its reset, done by zone_run.c */
+	int r = s->zone.mode && zone_trim(s, u) ? Q_COMPLETED : engine_queue(s->w->ops, &s->eng, u);
 	if (r == Q_BUSY) { /* keep it, offset and data as they are; try again after a commit */
 		s->retry = u;
 		io_commit(s);

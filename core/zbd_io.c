@@ -214,6 +214,28 @@ int zbd_place_read(struct zbd_io *io, uint64_t off, uint64_t len, struct zbd_pla
 	return p->len ? ZONE_GO : ZONE_EOF;
 }
 
+int zbd_place_trim(struct zbd_io *io, uint64_t off, uint64_t len, struct zbd_place *p)
+{
+	const struct zbd_dev *dev = io->dev;
+	uint32_t i = zbd_zone_of(dev, off);
+	*p = (struct zbd_place){ .off = off, .len = len, .zone = i };
+	if (i >= dev->nr_zones)
+		return ZONE_EOF;
+	if (!dev->zones[i].has_wp)
+		return ZONE_GO;
+	if (io->random && dev->zones[i].wp == dev->zones[i].start) { /* only zones holding data */
+		uint64_t min_bs = io->min_bs;
+		io->min_bs = 1;
+		bool found = data_zone(io, i, &i);
+		io->min_bs = min_bs;
+		if (!found)
+			return ZONE_EOF;
+		p->off = dev->zones[i].start;
+		p->zone = i;
+	}
+	return dev->zones[i].inflight ? ZONE_BUSY : ZONE_GO;
+}
+
 void zbd_write_done(struct zbd_dev *dev, uint32_t i, uint64_t end)
 {
 	struct zbd_zone *z = &dev->zones[i];

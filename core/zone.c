@@ -65,6 +65,8 @@ static int check_strided(struct job_opts *o, char *e, size_t n)
 		return FAIL("zonemode=strided: zonesize must be given (and more than 0)");
 	if (!z->range)
 		z->range = z->size;
+	if (job_has_dir(o, DDIR_TRIM) && job_has_dir(o, DDIR_WRITE))
+		return FAIL("zonemode=strided: rw=%s: trim+write pairs do not walk strided zones in iobench", o->rw_text);
 	if (o->rw_mod < 0 || (random && o->rw_mod))
 		return FAIL("zonemode=strided: rw=%s: iobench walks zones forwards, one offset per I/O", o->rw_text);
 	if (random && o->dist.type != DIST_RANDOM)
@@ -93,6 +95,12 @@ static int check_zbd(struct job_opts *o, char *e, size_t n)
 	if (job_has_dir(o, DDIR_WRITE) && z->size && max_write_bs(o) > z->size)
 		return FAIL("bs: writes of %llu bytes do not fit a zone (zonesize=%llu)", ULL(max_write_bs(o)),
 			    ULL(z->size));
+	if (job_has_dir(o, DDIR_TRIM) && (o->nbssplit[DDIR_TRIM] || o->bs_max[DDIR_TRIM] > o->bs_min[DDIR_TRIM]))
+		return FAIL("bs: trims in zonemode=zbd reset whole zones: one trim block size (bsrange and bssplit "
+			    "are not for trims)");
+	if (job_has_dir(o, DDIR_TRIM) && z->size && o->bs[DDIR_TRIM] != z->size)
+		return FAIL("bs: trims in zonemode=zbd reset whole zones: the trim block size (%llu) must be zonesize "
+			    "(%llu)", ULL(o->bs[DDIR_TRIM]), ULL(z->size));
 	if (z->reset_frequency > 0 && o->verify != VERIFY_NONE && job_writes(o))
 		return FAIL("zone_reset_frequency: resetting zones would lose data that verify checks");
 	return 0;

@@ -11,7 +11,8 @@
  *          stay below the write pointers unless read_beyond_wp; a job that writes works on
  *          whole zones (its offset rounded up and its end down, with a note). Random writes
  *          pick a zone by their random offset; max_open_zones / job_max_open_zones bound the
- *          zones written at once. zone_reset_threshold / zone_reset_frequency reset zones
+ *          zones written at once; a trim is a zone's reset (zone_trim, instead of the
+ *          engine). zone_reset_threshold / zone_reset_frequency reset zones
  *          as garbage collection would. A sequential pass that runs out of zones (capacity
  *          short of the zone size, nothing left to read) ends the job unless io_size,
  *          loops or time_based ask for more.
@@ -63,6 +64,7 @@ struct zone_file {
 };
 
 enum zone_answer { ZONE_GO = 0, ZONE_EOF = 1, ZONE_BUSY = 2 };
+#define ZONE_UNIT_TRIM (1u << 31) /* unit_zone: a zone to reset when the unit is queued */
 #define ZONE_WAIT_NS 20000ULL /* how long a clone waits for another's writes to a zone, each time */
 
 struct zone_state {
@@ -78,7 +80,8 @@ struct zone_state {
 	bool random;               /* random offsets (rw=rand*) */
 	bool held;                 /* zbd: a random offset kept while its zone is busy */
 	uint64_t held_off;
-	uint32_t last_zone;        /* 1 + the zone of the write just placed (0: none to track) */
+	uint32_t last_zone;        /* 1 + the zone of the write just placed (0: none to track), or
+				    * of a trim (| ZONE_UNIT_TRIM) */
 };
 
 /* The worker's part (core/worker.c calls these; zone.c calls nothing in worker.c). */
@@ -92,6 +95,9 @@ enum ddir zone_ddir(struct wstate *s, enum ddir d);
 int zone_next(struct wstate *s, struct wfile **f, enum ddir d, uint64_t *off, uint64_t *len);
 /* The unit u takes the I/O zone_next just placed (its write is in flight until zone_done). */
 void zone_bind(struct wstate *s, const struct io_unit *u);
+/* zbd: the trim of unit u resets its zone instead of reaching the engine (fio's too): true
+ * when it did (u->result is the trim's length, or -errno). */
+bool zone_trim(struct wstate *s, struct io_unit *u);
 /* An I/O completed (u: its unit). */
 void zone_done(struct wstate *s, const struct io_unit *u);
 
@@ -123,6 +129,9 @@ struct zbd_place {
 };
 int zbd_place_write(struct zbd_io *io, uint64_t off, uint64_t len, struct zbd_place *p);
 int zbd_place_read(struct zbd_io *io, uint64_t off, uint64_t len, struct zbd_place *p);
+/* A trim resets a sequential zone (a random one picks a zone holding data); a conventional
+ * zone's is the engine's. */
+int zbd_place_trim(struct zbd_io *io, uint64_t off, uint64_t len, struct zbd_place *p);
 /* A write to zone i ending at end completed: the zone closes when it is full. */
 void zbd_write_done(struct zbd_dev *dev, uint32_t i, uint64_t end);
 /* zone_reset_frequency: count a write; true when this one resets. */

@@ -47,6 +47,10 @@ static int claim_zones(struct wstate *s, struct zone_file *zf, int fd, char *why
 		zf->zmax = zf->zmin < dev->nr_zones ? zf->zmin + 1 : zf->zmin;
 	if (zf->zmin >= dev->nr_zones)
 		return snprintf(why, n, "the region starts past its %u zones", dev->nr_zones), -EINVAL;
+	if (job_has_dir(o, DDIR_TRIM) && o->bs[DDIR_TRIM] != dev->zone_size)
+		return snprintf(why, n, "bs: trims reset whole zones: the trim block size (%llu) must be its zone size "
+					"(%llu)", (unsigned long long)o->bs[DDIR_TRIM], (unsigned long long)dev->zone_size),
+		       -EINVAL;
 	if (writes(o) && o->bs[DDIR_WRITE] > dev->zone_size)
 		return snprintf(why, n, "bs: writes of %llu bytes do not fit its zones of %llu bytes",
 				(unsigned long long)o->bs[DDIR_WRITE], (unsigned long long)dev->zone_size), -EINVAL;
@@ -253,10 +257,12 @@ static int zbd_next(struct wstate *s, struct wfile *f, struct zone_file *zf, enu
 	struct zone_state *zs = &s->zone;
 	const struct job_opts *o = s->o;
 	uint64_t at;
-	if (!zs->random) {
+	if (!zs->random && !s->trim.pairs) {
 		int r = zbd_seq(s, zf, d, &at);
 		if (r != ZONE_GO)
 			return r;
+	} else if (!zs->random) { /* trimwrite: offsets.c pairs each trim with its write */
+		at = offsets_next(s, f, d, *len);
 	} else {
 		/* Every block once per pass (the random map), then the pass is over, as in fio. */
 		if (!zs->held && !o->norandommap && zf->drawn >= f->blocks * s->off.granule)
@@ -276,9 +282,10 @@ static int zbd_next(struct wstate *s, struct wfile *f, struct zone_file *zf, enu
 	};
 	struct zbd_place p;
 	zbd_lock(io.dev);
-	int r = d == DDIR_WRITE ? zbd_place_write(&io, at, *len, &p) : zbd_place_read(&io, at, *len, &p);
-	bool wp_zone = r == ZONE_GO && d == DDIR_WRITE && io.dev->zones[p.zone].has_wp;
-	if (wp_zone && o->verify_only) /* a dry run: nothing is written */
+	int r = d == DDIR_WRITE ? zbd_place_write(&io, at, *len, &p)
+		: d == DDIR_TRIM ? zbd_place_trim(&io, at, *len, &p) : zbd_place_read(&io, at, *len, &p);
+	bool wp_zone = r == ZONE_GO && d != DDIR_READ && io.dev->zones[p.zone].has_wp;
+	if (wp_zone && d == DDIR_WRITE && o->verify_only) /* a dry run: nothing is written */
 		zbd_write_done(io.dev, p.zone, p.off + p.len);
 	zbd_unlock(io.dev);
 	zs->held = r == ZONE_BUSY && zs->random;
@@ -288,7 +295,7 @@ static int zbd_next(struct wstate *s, struct wfile *f, struct zone_file *zf, enu
 			f->cf->path, strerror(-r));
 	if (r != ZONE_GO)
 		return r;
-	zs->last_zone = wp_zone && !o->verify_only ? p.zone + 1 : 0;
+	zs->last_zone = wp_zone && !o->verify_only ? (p.zone + 1) | (d == DDIR_TRIM ? ZONE_UNIT_TRIM : 0) : 0;
 	*off = p.off;
 	*len = p.len;
 	if (!zs->random)
@@ -362,6 +369,24 @@ void zone_bind(struct wstate *s, const struct io_unit *u)
 {
 	s->zone.unit_zone[u->index] = s->zone.last_zone;
 	s->zone.last_zone = 0;
+}
+
+bool zone_trim(struct wstate *s, struct io_unit *u)
+{
+	struct zone_state *zs = &s->zone;
+	uint32_t z = zs->unit_zone[u->index];
+	if (!(z & ZONE_UNIT_TRIM))
+		return false;
+	zs->unit_zone[u->index] = 0;
+	struct zbd_dev *dev = zs->files[u->file_index].dev;
+	uint32_t i = (z & ~ZONE_UNIT_TRIM) - 1;
+	zbd_lock(dev);
+	int r = zbd_reset(dev, i, u->fd);
+	zbd_open_remove(dev, i);
+	zbd_unlock(dev);
+	s->ts->zone_resets += r > 0;
+	u->result = r < 0 ? r : (int64_t)u->len;
+	return true;
 }
 
 void zone_done(struct wstate *s, const struct io_unit *u)

@@ -44,6 +44,10 @@ refused "max_open_zones over fio's 4096" "max_open_zones: '5000' is out of range
 	--zonesize=64k --max_open_zones=5000
 refused "zone_reset_threshold over 1" "zone_reset_threshold: '1.5' is not a number from 0 to 1" --rw=write \
 	--zonemode=zbd --zonesize=64k --zone_reset_threshold=1.5
+refused "zbd trims of less than a zone" "bs: trims in zonemode=zbd reset whole zones: the trim block size .4096. must be zonesize" \
+	--rw=trim --zonemode=zbd --zonesize=64k
+refused "trim+write pairs in strided zones" "zonemode=strided: rw=trimwrite" --rw=trimwrite --zonemode=strided \
+	--zonesize=64k
 refused "zone_reset_frequency with verify" "zone_reset_frequency: resetting zones" --rw=write --zonemode=zbd \
 	--zonesize=64k --zone_reset_frequency=1 --verify=crc32c
 refused "an unknown zone mode" "zonemode: unknown value 'bogus'" --rw=write --zonemode=bogus
@@ -108,8 +112,9 @@ EOF
 # ---- zbd over a regular file: write pointers, resets, capacity, reads below them ----
 # Jobs sharing a file share its zones (fio's too), in one group or the next: a write job, then
 # reads of what it wrote; verify, which resets the zones first and never after; two clones;
-# the reset threshold over the job's own zones only. One run of each tool for all of them.
-for n in 1 2 3 4; do truncate -s 256k "$T/s$n"; done
+# the reset threshold over the job's own zones only; random trims reset only the zones that
+# hold data, so the writes after them reset none. One run of each tool for all of them.
+for n in 1 2 3 4 5; do truncate -s 256k "$T/s$n"; done
 cat >shared.fio <<EOF
 [global]
 zonemode=zbd
@@ -167,6 +172,20 @@ offset=128k
 size=128k
 zone_reset_threshold=0.5
 zone_reset_frequency=1
+[tw]
+stonewall
+filename=$T/s5
+rw=write
+size=128k
+[tt]
+stonewall
+filename=$T/s5
+rw=randtrim
+bs=64k
+[tw2]
+stonewall
+filename=$T/s5
+rw=write
 EOF
 $DIFF <<EOF
 zbd write | 256k | --name=a --filename={F} --size=256k --bs=4k --rw=write --zonemode=zbd --zonesize=64k | err,ios,seq,resets,keys,files
@@ -186,6 +205,10 @@ zbd random writes, rounded region | 256k | --name=a --filename={F} --size=128k -
 zbd zoneskip | 256k | --name=a --filename={F} --size=256k --bs=4k --rw=write --zonemode=zbd --zonesize=64k --zoneskip=64k | err,ios,seq,resets
 zbd loops | 256k | --name=a --filename={F} --size=256k --bs=4k --rw=write --zonemode=zbd --zonesize=64k --loops=2 --zonecapacity=40k | err,ios,seq,resets
 zbd max_open_zones | 256k | --name=a --filename={F} --size=256k --bs=4k --rw=randwrite --zonemode=zbd --zonesize=64k --max_open_zones=2 | err,ios
+zbd trims reset zones | 256k | --name=a --filename={F} --size=256k --bs=64k --rw=trim --zonemode=zbd --zonesize=64k | err,ios,seq
+zbd trimwrite | 256k | --name=a --filename={F} --size=256k --bs=64k --rw=trimwrite --zonemode=zbd --zonesize=64k | err,ios,seq,resets
+zbd trimwrite over again | 256k | --name=a --filename={F} --size=256k --io_size=1m --bs=64k --rw=trimwrite --zonemode=zbd --zonesize=64k | err,ios,seq,resets
+zbd random trims of empty zones: none | 256k | --name=a --filename={F} --size=256k --bs=64k --rw=randtrim --zonemode=zbd --zonesize=64k | err,ios
 zbd Nz | 256k | --name=a --filename={F} --size=2z --offset=1z --bs=4k --rw=write --zonemode=zbd --zonesize=64k | err,ios,seq
 zbd libaio at depth 8 | 256k | --name=a --filename={F} --size=256k --bs=4k --rw=write --zonemode=zbd --zonesize=64k --ioengine=libaio --iodepth=8 --direct=1 | err,ios,seq,resets
 zbd io_uring random at depth 8 | 256k | --name=a --filename={F} --size=256k --io_size=1m --bs=4k --rw=randwrite --zonemode=zbd --zonesize=64k --ioengine=io_uring --iodepth=8 | err,ios,resets

@@ -325,6 +325,27 @@ static void test_reads(void **state)
 	fixture_free(&f);
 }
 
+static void test_trims(void **state)
+{
+	struct fixture f;
+	struct zbd_place p;
+	fixture_init(&f, 0, 64 * KiB);
+	/* sequential: the zone it names, empty or not (the reset comes when it is queued) */
+	assert_int_equal(zbd_place_trim(&f.io, 128 * KiB, 64 * KiB, &p), ZONE_GO);
+	assert_int_equal(p.zone, 2);
+	/* random: only zones holding data; none, nothing to do */
+	f.io.random = true;
+	assert_int_equal(zbd_place_trim(&f.io, 128 * KiB, 64 * KiB, &p), ZONE_EOF);
+	zbd_set_wp(&f.dev, 0, 4 * KiB);
+	assert_int_equal(zbd_place_trim(&f.io, 128 * KiB, 64 * KiB, &p), ZONE_GO);
+	assert_int_equal(p.zone, 0);
+	assert_int_equal(p.off, 0);
+	/* not while a write is in flight there */
+	f.dev.zones[0].inflight = 1;
+	assert_int_equal(zbd_place_trim(&f.io, 0, 64 * KiB, &p), ZONE_BUSY);
+	fixture_free(&f);
+}
+
 /* Resolve a job of "key=value" options: 0, or the error with its text in err. */
 static int resolve(struct job_opts *out, char *err, size_t n, const char *first, ...)
 {
@@ -378,6 +399,8 @@ static void test_options(void **state)
 		{ "zonemode=zbd", "zoneskip=32k", "not a multiple of zonesize" },
 		{ "zonemode=zbd", "zone_reset_threshold=1.5", "not a number from 0 to 1" },
 		{ "zonemode=bogus", NULL, "unknown value" },
+		{ "zonemode=zbd", "rw=trim", "the trim block size (4096) must be zonesize" },
+		{ "zonemode=strided", "rw=trimwrite", "trim+write pairs" },
 	};
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		int ret = refused[i][1] ? resolve(&o, err, sizeof(err), "zonesize=64k", refused[i][0], refused[i][1], NULL)
@@ -400,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_reset_frequency),
 		cmocka_unit_test(test_open_limit),
 		cmocka_unit_test(test_reads),
+		cmocka_unit_test(test_trims),
 		cmocka_unit_test(test_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
