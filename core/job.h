@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/jobenv.h"
 #include "core/trim.h"
 #include "core/iolog_opts.h"
 #include "core/verify.h"
@@ -161,6 +162,7 @@ struct job_opts {
 	uint64_t verify_interval, verify_offset, verify_backlog;
 	bool do_verify, verify_only, verify_fatal;
 	struct verify_opts vopt;   /* core/verify.h */
+	struct env_opts env;       /* users, priorities, CPUs, memory, cgroups (core/jobenv.h) */
 	struct trim_opts trim;     /* trim_percentage and its backlog (core/trim.h) */
 	struct iolog_opts iolog;   /* write_iolog, read_iolog, replay_* (core/iolog_opts.h) */
 	struct zone_opts zone;     /* zonemode and its options (core/zone.h) */
@@ -192,6 +194,7 @@ struct job {
 	struct job_opts o;        /* resolved by job_resolve() */
 	const struct engine_ops *ops; /* its engine, found once by job_resolve() */
 	void *eng_opts;           /* the engine's own options (ops->options), resolved */
+	uint64_t target_bytes;    /* ENGINE_REMOTE: the size its probe found (an RBD image's), 0: none */
 	unsigned groupid;
 	struct iolog_set *iologs; /* read_iolog: its logs, read before the run (core/iolog.h); NULL: none */
 };

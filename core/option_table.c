@@ -293,7 +293,6 @@ const struct option_def option_table[] = {
 	NOOP("create_serialize", C_FILE, "Accepted: iobench lays files out before a group starts"),
 	NOOP("unique_filename", C_FILE, "Accepted: only matters for fio's client/server mode"),
 
-	NOT("log_prio", "Priority in log entries (issue 4)"),
 	NOT("block_error_percentiles", "Trim error histogram"),
 	NOT("latency_target", "Find the depth that meets a latency target"),
 	NOT("latency_window", "Latency target window"),
@@ -303,15 +302,6 @@ const struct option_def option_table[] = {
 	NOT("ss_ramp", "Steady-state ramp"),
 	NOT("flow", "Flow control between jobs"),
 	NOT("flow_sleep", "Flow control sleep"),
-	NOT("numa_cpu_nodes", "NUMA CPU nodes"),
-	NOT("numa_mem_policy", "NUMA memory policy"),
-	NOT("cmdprio_percentage", "Command priority share"),
-	NOT("cmdprio_class", "Command priority class"),
-	NOT("cmdprio", "Command priority"),
-	NOT("cmdprio_bssplit", "Command priority by block size"),
-	NOT("prio", "I/O priority"),
-	NOT("prioclass", "I/O priority class"),
-	NOT("mem", "Buffer memory type"),
 	NOT("fill_device", "Write until the device is full"),
 	NOT("ignore_error", "Errors to ignore"),
 	NOT("error_dump", "Dump errors"),
@@ -329,18 +319,6 @@ const struct option_def option_table[] = {
 	NOT("thinktime_blocks_type", "What thinktime_blocks counts"),
 	NOT("rate_ignore_thinktime", "Rate without thinktime"),
 	NOT("rate_cycle", "Rate averaging window"),
-	NOT("busy_poll", "Busy polling"),
-	NOT("exec_prerun", "Command before the job"),
-	NOT("exec_postrun", "Command after the job"),
-	NOT("uid", "Run as user"),
-	NOT("gid", "Run as group"),
-	NOT("nice", "Nice value"),
-	NOT("lockmem", "Lock memory"),
-	NOT("iomem", "Buffer memory type"),
-	NOT("iomem_align", "Buffer alignment"),
-	NOT("mem_align", "Buffer alignment"),
-	NOT("hugepage-size", "Huge page size"),
-	NOT("cgroup", "Control group"),
 	NOT("sync_file_range", "sync_file_range(2) every N writes"),
 	NOT("write_barrier", "Barrier writes"),
 	{ NULL },
@@ -351,6 +329,7 @@ const struct option_def option_table[] = {
 extern const struct option_def options_verify[]; /* core/options_verify.c */
 extern const struct option_def options_trim[];   /* core/options_trim.c */
 extern const struct option_def options_iolog[];  /* core/options_iolog.c */
+extern const struct option_def options_env[];    /* core/options_env.c */
 extern const struct option_def options_zone[];   /* core/options_zone.c */
 
 const struct option_def *const option_tables[] = {
@@ -358,6 +337,7 @@ const struct option_def *const option_tables[] = {
 	options_verify,
 	options_trim,
 	options_iolog,
+	options_env,
 	options_zone,
 	NULL,
 };

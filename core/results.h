@@ -46,6 +46,15 @@ struct job_result {
 	struct opt_list options;       /* its own options as given, under fio's names (readwrite= is rw) */
 };
 
+/* The latencies of one priority of a direction's I/Os (fio's "prios" entries). */
+struct prio_result {
+	unsigned cls, level;           /* prioclass, prio */
+	struct series lat;             /* ns: clat, or lat with lat_percentiles */
+	const struct hist *hist;
+	struct pct_values pct;
+	double share_pct;              /* of the direction's samples */
+};
+
 /* One direction of a unit as printed: read, write, trim, or all of them summed (mixed). */
 struct dir_result {
 	const char *name;              /* "read", "write", "trim", "mixed" */
@@ -55,6 +64,10 @@ struct dir_result {
 	double bw_agg_pct;             /* mean sampled bw as a share of the group's */
 	struct pct_values slat_pct, clat_pct, lat_pct;
 	uint64_t clat_key_ns[KEY_PCT_NR];
+	/* cmdprio: the latencies of each priority its I/Os had, when they had two or more */
+	unsigned nprios;
+	bool prio_lat;                 /* they are total latencies (lat_percentiles), else clat */
+	struct prio_result prios[PRIO_STATS_MAX];
 };
 
 /* One job block in the output: a clone, or, as fio's group_reporting, the clones of a
@@ -69,6 +82,7 @@ struct report_unit {
 	unsigned nr_clones;
 	uint64_t elapsed_s;
 	struct dir_stats *mixed;        /* unified_rw_reporting: all directions summed */
+	struct prio_stats *mixed_prio;  /* ... and their priorities' latencies */
 	struct dir_result dir[DDIR_NR + 1]; /* [DDIR_MIXED]: with mixed */
 	struct pct_values sync_pct, file_oc_pct;
 	const char *host;               /* cluster runs: the rank's name ("host:rank") */

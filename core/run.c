@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/engine.h"
+#include "core/env.h"
 #include "core/guard.h"
 #include "core/iolog.h"
 #include "core/layout.h"
@@ -65,6 +66,7 @@ void run_ctx_free(struct run_ctx *rc)
 	rc->mon.agg = NULL;
 	run_summary_free(rc);
 	disks_free(&rc->disks);
+	env_run_free(rc);
 	zbd_set_free(&rc->zbd);
 	rc->clones = NULL;
 }
@@ -91,6 +93,12 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			fprintf(stderr, "iobench: job '%s': bs: larger than 2GiB\n", o->name);
 			return -EINVAL;
 		}
+	if ((ops->flags & ENGINE_COMPILED_OUT) && !cfg->parse_only) {
+		fprintf(stderr, "iobench: job '%s': ioengine=%s is compiled out of this static binary (%s can be neither "
+				"linked statically nor loaded by a static program); use the dynamically linked iobench\n",
+			o->name, ops->name, ops->library ? ops->library : "its library");
+		return -ENOTSUP;
+	}
 	if (o->unsupported[0] && !cfg->parse_only) {
 		fprintf(stderr, "iobench: job '%s': option '%s' is not supported by iobench yet\n", o->name,
 			o->unsupported);
@@ -200,10 +208,25 @@ static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	bool no_file = ops->flags & ENGINE_NO_FILE;
 	c->plan_later = false;
 	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
-				  : files_plan(&job->o, c->gclone, no_file, &c->plan);
+				  : files_plan(&job->o, c->gclone, no_file, job->target_bytes, &c->plan);
 	return planned || guard_files(&job->o, &c->plan, no_file) ||
 			       check_targets(&job->o, ops, &c->plan) || zone_plan(&job->o, &c->plan, no_file)
 		       ? -EINVAL : 0;
+}
+
+/* ENGINE_REMOTE engines: the target is there (library, cluster, pool, image), and its size. */
+static int probe_job(struct job *job)
+{
+	const struct engine_ops *ops = job->ops;
+	char why[512] = "";
+	job->target_bytes = 0;
+	if (!(ops->flags & ENGINE_REMOTE) || !ops->probe)
+		return 0;
+	int ret = ops->probe(&job->o, job->eng_opts, &job->target_bytes, why, sizeof(why));
+	if (ret)
+		fprintf(stderr, "iobench: job '%s': ioengine=%s: %s\n", job->o.name, ops->name,
+			why[0] ? why : strerror(-ret));
+	return ret;
 }
 
 int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
@@ -214,7 +237,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		struct job *job = &cfg->jobs[i];
 		if (job_resolve(job, &cfg->cmdline_globals) || iolog_job_prepare(job, cfg))
 			return -EINVAL;
-		if (check_job(job, cfg))
+		if (check_job(job, cfg) || env_check_job(job, cfg))
 			return -EINVAL;
 		if (job->o.time_based && !job->o.runtime_us)
 			job->o.time_based = false; /* nothing to bound it: as fio, run the size once */
@@ -236,6 +259,9 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	}
 	if (cfg->parse_only)
 		return 0;
+	for (size_t i = 0; i < cfg->njobs; i++)
+		if (probe_job(&cfg->jobs[i]))
+			return -EINVAL;
 	cpu_limit_read(&rc->cpu_limit);
 	bool want_tsc = false;
 	for (size_t i = 0; i < cfg->njobs; i++) {
@@ -370,13 +396,12 @@ static void monitor_group(struct run_ctx *rc, unsigned started)
 	atomic_store(&rc->threads_done, 0);
 }
 
-static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
+/* Before group g starts: the plans made late, its files laid out (*lret: layout's answer),
+ * its jobs' environment (cgroups, ioscheduler, lockfile). */
+static int prepare_group(struct run_ctx *rc, unsigned g, FILE *notes, int *lret)
 {
 	struct run_cfg *cfg = rc->cfg;
-	struct thread_arg *args = calloc(rc->nclones, sizeof(*args));
 	int ret = 0;
-	if (!args)
-		return -ENOMEM;
 	/* Across ranks: every rank has finished the group before and laid out this one's
 	 * files before any starts it (stonewall and new_group hold across the cluster). */
 	cluster_barrier(cfg->cluster);
@@ -385,9 +410,22 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		if (c->plan_later && cfg->jobs[c->job].groupid == g && (c->err = plan_clone(cfg, c)) && !ret)
 			ret = c->err;
 	}
-	int lret = layout_group(rc, g, notes);
-	ret = ret ? ret : lret;
+	*lret = layout_group(rc, g, notes);
+	ret = ret ? ret : *lret;
+	int eret = env_group_start(rc, g);
+	ret = ret ? ret : eret;
 	cluster_barrier(cfg->cluster);
+	return ret;
+}
+
+static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
+{
+	struct run_cfg *cfg = rc->cfg;
+	struct thread_arg *args = calloc(rc->nclones, sizeof(*args));
+	if (!args)
+		return -ENOMEM;
+	int lret;
+	int ret = prepare_group(rc, g, notes, &lret);
 	/* A failed setup fails its own jobs; the others run. A stop during layout ends it all. */
 	bool go = lret != -EINTR && !atomic_load(&rc->stop);
 	for (size_t i = 0; i < rc->nclones && go; i++) {
@@ -406,6 +444,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->ops = job->ops;
 		w->eng_opts = job->eng_opts;
 		w->plan = &c->plan;
+		w->env = env_for_clone(rc, i);
 		w->clone = c->clone;
 		w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;
 		w->seed = clone_seed(&job->o, c->job, c->gclone);
@@ -485,6 +524,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 		atomic_store(&rc->stop, false); /* exitall ends its own group only */
 	}
 	disks_snapshot(&rc->disks, false);
+	env_run_end(rc);
 	struct timeval tv;
 	gettimeofday(&tv, NULL);
 	rc->end_time = tv.tv_sec;

@@ -101,6 +101,7 @@ struct monitor_state {
 	int trigger_err;                    /* the trigger's command or state files failed */
 };
 
+struct env_run;
 struct run_ctx {
 	struct run_cfg *cfg;
 	atomic_bool stop;          /* the running jobs stop issuing (signal, exitall) */
@@ -131,6 +132,7 @@ struct run_ctx {
 	atomic_uint threads_done;
 	uint64_t last_eta_bytes[DDIR_NR], last_eta_ios[DDIR_NR], last_eta_ns;
 	struct monitor_state mon;           /* core/monitor.c: ETA timing, the aggregate log, the trigger */
+	struct env_run *env;                /* core/jobenv_run.c: cgroups, schedulers, file locks (NULL: none) */
 };
 
 /* Free what run_describe and run_summarize made (before summarizing again). */

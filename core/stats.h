@@ -7,6 +7,7 @@
 
 #include "core/hist.h"
 #include "core/job.h"
+#include "core/prio.h"
 
 /* min/max/mean/stddev of a series. Exact integer sums, so merges lose nothing. */
 struct series {
@@ -107,6 +108,7 @@ struct thread_stats {
 	uint64_t files_done;
 	struct series file_oc;                 /* ns */
 	struct hist file_oc_hist;
+	struct prio_stats prio[PRIO_DIRS];     /* cmdprio: latencies per priority (core/prio.h) */
 };
 
 /* The bw (KiB/s) or iops sample summary of one direction, as reported. */

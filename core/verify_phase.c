@@ -451,8 +451,9 @@ int verify_completed(struct wstate *s, struct io_unit *u)
 		v->comps[i] = (struct verify_entry){ u->file_index, u->offset, u->len, false };
 		return 0;
 	}
-	if (!(v->checks_reads || verify_is_check(s, u)) || u->result != (int64_t)u->len ||
-	    (s->w->ops->flags & ENGINE_NO_FILE)) /* read back, as fio, but nothing was stored */
+	/* The null engine's reads are done, as fio, but nothing was stored to check. */
+	bool stored = (s->w->ops->flags & (ENGINE_NO_FILE | ENGINE_REMOTE)) != ENGINE_NO_FILE;
+	if (!(v->checks_reads || verify_is_check(s, u)) || u->result != (int64_t)u->len || !stored)
 		return 0;
 	uint64_t interval = verify_interval_for(v->interval, u->len);
 	bool zeros = v->unit_check && v->unit_check[u->index] == VCHECK_ZEROS;

@@ -255,15 +255,38 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 	trim_written(s, f, u->offset, u->len);
 }
 
+/* lockfile=: the I/O's file is locked for it; when the lock must be waited for, the queue
+ * drains first (false: the run stops, the I/O is given up). */
+static bool lock_for_io(struct wstate *s, struct io_unit *u)
+{
+	if (lockfile_take(&s->env, u) != -EAGAIN)
+		return true;
+	s->retry = u; /* prepared, not in flight, while the queue drains */
+	io_drain(s);
+	s->retry = NULL;
+	if (!lockfile_wait(&s->env, u, s->w->stop))
+		return true;
+	unit_free(s, u, UNIT_PREPARED);
+	s->issuing_done = true;
+	return false;
+}
+
 /* Hand a prepared I/O to the engine and account for it. */
 static bool queue_prepared(struct wstate *s, struct io_unit *u)
 {
 	enum ddir d = u->ddir;
 	struct wfile *f = &s->files[u->file_index];
+	bool again = s->retry == u; /* a busy engine refused it: as it was prepared */
 	s->retry = NULL;
+	if (!again)
+		cmdprio_pick(&s->env, u); /* its priority (cmdprio_*) */
+	if (s->env.lock_mode && !lock_for_io(s, u))
+		return false;
 	s->now = u->start_ns = u->issue_ns = clock_fast_ns(s->clk);
 	/* zonemode=zbd: a sequential zone's trim is its reset, done by zone_run.c */
 	int r = s->zone.mode && zone_trim(s, u) ? Q_COMPLETED : engine_queue(s->w->ops, &s->eng, u);
+	if (r == Q_BUSY || r < 0)
+		lockfile_done(&s->env, u); /* taken again when it is queued again */
 	if (r == Q_BUSY) { /* keep it, offset and data as they are; try again after a commit */
 		s->retry = u;
 		io_commit(s);
@@ -442,6 +465,18 @@ static void worker_body(struct wstate *s)
 		s->w->err = -EIO;
 }
 
+/* --debug=job,random: the clone's start. */
+static void debug_start(const struct wstate *s)
+{
+	const struct worker *w = s->w;
+	if (debug_on(w->debug, DBG_JOB))
+		debug_print(DBG_JOB, "job '%s' clone %u: starting, depth %u, %u file%s\n", w->o->name, w->clone, s->depth,
+			    s->nfiles, s->nfiles == 1 ? "" : "s");
+	if (debug_on(w->debug, DBG_RANDOM))
+		debug_print(DBG_RANDOM, "job '%s' clone %u: seed 0x%llx (randrepeat=%d)\n", w->o->name, w->clone,
+			    (unsigned long long)w->seed, (int)w->o->randrepeat);
+}
+
 int worker_run(struct worker *w)
 {
 	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
@@ -454,6 +489,9 @@ int worker_run(struct worker *w)
 		ret = -EINVAL;
 		goto out_free_state;
 	}
+	ret = env_enter(&s); /* cgroup, priorities, NUMA, uid/gid, lockmem: in the thread */
+	if (ret)
+		goto out_free_state;
 	start_delay(&s);
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
@@ -474,12 +512,7 @@ int worker_run(struct worker *w)
 		engine_failed(&s, "", ret);
 		goto out_close_files;
 	}
-	if (debug_on(w->debug, DBG_JOB))
-		debug_print(DBG_JOB, "job '%s' clone %u: starting, depth %u, %u file%s\n", w->o->name, w->clone, s.depth,
-			    s.nfiles, s.nfiles == 1 ? "" : "s");
-	if (debug_on(w->debug, DBG_RANDOM))
-		debug_print(DBG_RANDOM, "job '%s' clone %u: seed 0x%llx (randrepeat=%d)\n", w->o->name, w->clone,
-			    (unsigned long long)w->seed, (int)w->o->randrepeat);
+	debug_start(&s);
 	offsets_init(&s);
 	pace_init(&s);
 	ret = zone_setup(&s);
@@ -496,7 +529,11 @@ int worker_run(struct worker *w)
 	ret = logs_setup(&s);
 	if (ret)
 		goto out_verify_teardown;
-	worker_body(&s);
+	ret = env_prerun(&s);
+	if (!ret) {
+		worker_body(&s);
+		env_postrun(&s);
+	}
 	logs_teardown(&s);
 out_verify_teardown:
 	trim_teardown(&s);
@@ -512,6 +549,7 @@ out_cleanup_engine:
 	engine_cleanup(w->ops, &s.eng);
 out_free_state:
 	free_state(&s);
+	env_leave(&s);
 	if (ret && !w->err) {
 		w->err = ret;
 		w->ts->error = -ret;

@@ -12,6 +12,7 @@
 #include "core/zbd.h"
 
 struct file_plan;
+struct env_clone;
 
 /* What a running clone shows the monitor (ETA line, --status-interval): counters
  * published about every 100 ms, and a copy of its stats when status reports are on. */
@@ -31,6 +32,7 @@ struct worker {
 	const struct engine_ops *ops;
 	const void *eng_opts;    /* the engine's own options (engine_ops.options), resolved */
 	const struct file_plan *plan; /* files, regions, amount of I/O */
+	const struct env_clone *env; /* its cgroup, file locks (core/env.h); NULL: none */
 	unsigned clone;          /* clone number, for cpus_allowed_policy=split */
 	unsigned log_index;      /* N of the logs' names: the clone's number in the run, from 1 */
 	uint64_t seed;

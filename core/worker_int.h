@@ -20,6 +20,7 @@
 #define IOBENCH_WORKER_INT_H
 #include <sys/resource.h>
 
+#include "core/env.h"
 #include "core/files.h"
 #include "core/iolog.h"
 #include "core/perflog.h"
@@ -173,6 +174,7 @@ struct wstate {
 	bool file_ops;              /* ENGINE_FILE_OP: latencies are the file operations' only */
 	struct wfile *files;
 	int *fds;                   /* the files' descriptors, by index (engine_ctx.fds) */
+	uint64_t *file_sizes;       /* the files' planned sizes, by index (engine_ctx.file_sizes) */
 	unsigned nfiles;
 	void *bufmem;
 	size_t buf_stride;
@@ -199,6 +201,7 @@ struct wstate {
 	enum ddir last_done;        /* of the last I/O that completed (trim_backlog's rule) */
 	struct replaying replay;    /* read_iolog (core/iolog_replay.c) */
 	struct iolog_rec rec;       /* write_iolog (core/iolog_replay.c) */
+	struct env_worker env;      /* core/env.h: priorities, buffers' memory, file locks */
 	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
 };
 

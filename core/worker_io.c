@@ -85,14 +85,17 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 		if (s->hist_lat)
 			hist_record(&ds->lat_hist, t - u->start_ns);
 	}
+	cmdprio_record(&s->env, ts, u, clat, t - u->start_ns);
 	if (s->logs && perflogs_io(s->logs, (t - s->measure_start_ns) / NS_PER_MS, u->ddir, bytes, u->offset,
-				   u->issue_ns - u->start_ns, clat, t - u->start_ns, !s->sync))
+				   u->issue_ns - u->start_ns, clat, t - u->start_ns, !s->sync,
+				   PERFLOG_PRIO(u->ioprio, cmdprio_high(u))))
 		worker_fail(s, -ENOMEM);
 }
 
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
 {
 	unit_free(s, u, from);
+	lockfile_done(&s->env, u);
 	if (__builtin_expect(s->debug_io, 0))
 		io_debug(s, "complete", u);
 	s->last_done = u->ddir;
@@ -131,8 +134,10 @@ void io_commit(struct wstate *s)
 		fprintf(stderr, "iobench: job '%s': submit failed: %s\n", s->o->name, strerror(-ret));
 		worker_fail(s, ret);
 		s->inflight -= s->nr_pending;
-		for (unsigned i = 0; i < s->nr_pending; i++)
+		for (unsigned i = 0; i < s->nr_pending; i++) {
 			unit_free(s, s->pending[i], UNIT_QUEUED);
+			lockfile_done(&s->env, s->pending[i]);
+		}
 		s->nr_pending = 0;
 		return;
 	}
@@ -162,8 +167,10 @@ void io_reap(struct wstate *s, unsigned min, uint64_t timeout_ns)
 		fprintf(stderr, "iobench: job '%s': reaping I/O failed: %s\n", s->o->name, strerror(-n));
 		worker_fail(s, n);
 		for (unsigned i = 0; i < s->depth; i++) /* nothing more can be reaped: give them up */
-			if (s->unit_state[i] == UNIT_INFLIGHT)
+			if (s->unit_state[i] == UNIT_INFLIGHT) {
 				unit_free(s, &s->units[i], UNIT_INFLIGHT);
+				lockfile_done(&s->env, &s->units[i]);
+			}
 		s->inflight = 0;
 		return;
 	}
@@ -188,16 +195,18 @@ void io_drain(struct wstate *s)
 /* fsync=N / fdatasync=N / end_fsync: the queue drained, then the call, timed. */
 void io_sync_file(struct wstate *s, struct wfile *f, bool datasync)
 {
-	if (f->fd < 0)
+	bool by_engine = s->w->ops->sync_file != NULL; /* an RBD image: flushed by the engine */
+	if (f->fd < 0 && !by_engine)
 		return;
 	io_drain(s);
 	if (s->rec.on)
 		iolog_rec_sync(s, (unsigned)(f - s->files), datasync);
 	uint64_t t0 = clock_fast_ns(s->clk);
-	int ret = datasync ? fdatasync(f->fd) : fsync(f->fd);
+	int ret = by_engine ? engine_sync_file(s->w->ops, &s->eng, (unsigned)(f - s->files))
+			    : (datasync ? fdatasync(f->fd) : fsync(f->fd)) < 0 ? -errno : 0;
 	s->now = clock_fast_ns(s->clk);
 	if (ret < 0) {
-		int err = -errno;
+		int err = ret;
 		fprintf(stderr, "iobench: job '%s': %s of %s failed: %s\n", s->o->name, datasync ? "fdatasync" : "fsync",
 			f->cf->path, strerror(-err));
 		worker_fail(s, err);

@@ -71,6 +71,24 @@ static void add_percentiles(cJSON *o, const struct pct_values *pv, const struct 
 	}
 }
 
+/* cmdprio: fio's "prios" array, one entry per priority the direction's I/Os had. */
+static void add_prios(cJSON *o, const struct dir_result *v, const struct job_opts *jo, bool plus)
+{
+	if (!v->nprios)
+		return;
+	cJSON *arr = cJSON_AddArrayToObject(o, "prios");
+	for (unsigned i = 0; i < v->nprios; i++) {
+		const struct prio_result *p = &v->prios[i];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, e);
+		jint(e, "prioclass", p->cls);
+		jint(e, "prio", p->level);
+		cJSON *lat = add_series(e, v->prio_lat ? "lat_ns" : "clat_ns", &p->lat);
+		if (v->prio_lat ? jo->lat_percentiles : jo->clat_percentiles)
+			add_percentiles(lat, &p->pct, p->hist, jo, plus);
+	}
+}
+
 static void add_ddir(cJSON *job, const struct report_unit *u, const struct dir_result *v, bool plus)
 {
 	const struct dir_stats *ds = v->ds;
@@ -96,6 +114,7 @@ static void add_ddir(cJSON *job, const struct report_unit *u, const struct dir_r
 	cJSON *lat = add_series(o, "lat_ns", &ds->lat);
 	if (jo->lat_percentiles)
 		add_percentiles(lat, &v->lat_pct, &ds->lat_hist, jo, plus);
+	add_prios(o, v, jo, plus);
 	jint(o, "bw_min", (int64_t)v->bw.min);
 	jint(o, "bw_max", (int64_t)v->bw.max);
 	jflt(o, "bw_agg", v->bw_agg_pct);

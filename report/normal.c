@@ -112,6 +112,32 @@ static void show_lat(FILE *out, const char *name, const struct series *s)
 		dev / (double)div);
 }
 
+static void show_percentiles(FILE *out, const char *name, const struct pct_values *p, const struct job_opts *o);
+
+/* cmdprio: "clat prio 1/0 (usec): min=..." for each priority the I/Os had. */
+static void show_prio_lat(FILE *out, const struct dir_result *v)
+{
+	for (unsigned i = 0; i < v->nprios; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s prio %u/%u", v->prio_lat ? "lat" : "clat", v->prios[i].cls,
+			 v->prios[i].level);
+		show_lat(out, name, &v->prios[i].lat);
+	}
+}
+
+/* ... and their percentiles: "clat prio 1/0 (51.17% of IOs) percentiles (usec):". */
+static void show_prio_pct(FILE *out, const struct dir_result *v, const struct job_opts *o)
+{
+	if (!(v->prio_lat ? o->lat_percentiles : o->clat_percentiles))
+		return;
+	for (unsigned i = 0; i < v->nprios; i++) {
+		char name[96];
+		snprintf(name, sizeof(name), "%s prio %u/%u (%.2f%% of IOs)", v->prio_lat ? "lat" : "clat",
+			 v->prios[i].cls, v->prios[i].level, v->prios[i].share_pct);
+		show_percentiles(out, name, &v->prios[i].pct, o);
+	}
+}
+
 static void show_percentiles(FILE *out, const char *name, const struct pct_values *p, const struct job_opts *o)
 {
 	size_t n = o->npct;
@@ -176,12 +202,14 @@ static void show_ddir(FILE *out, const struct report_unit *u, const struct dir_r
 	show_lat(out, "slat", &ds->slat);
 	show_lat(out, "clat", &ds->clat);
 	show_lat(out, " lat", &ds->lat);
+	show_prio_lat(out, v);
 	if (o->slat_percentiles)
 		show_percentiles(out, "slat", &v->slat_pct, o);
 	if (o->clat_percentiles)
 		show_percentiles(out, "clat", &v->clat_pct, o);
 	if (o->lat_percentiles)
 		show_percentiles(out, "lat", &v->lat_pct, o);
+	show_prio_pct(out, v, o);
 	show_samples(out, u, v);
 }
 

@@ -355,12 +355,14 @@ static void test_verify_trimmed(void **state)
 	free(x);
 }
 
-/* ENGINE_TRIM: every engine iobench has trims (as fio's do); one without it refuses the
- * jobs that would trim, and only those. */
+/* ENGINE_TRIM: every engine iobench has trims (as fio's do) but rados (objects: not yet, its
+ * trim jobs are refused; docs/differences.md); one without it refuses the jobs that would
+ * trim, and only those. */
 static void test_engine_trim_flag(void **state)
 {
 	for (size_t i = 0; engine_by_index(i); i++)
-		assert_true(engine_by_index(i)->flags & ENGINE_TRIM);
+		if (strcmp(engine_by_index(i)->name, "rados"))
+			assert_true(engine_by_index(i)->flags & ENGINE_TRIM);
 	const struct engine_ops notrim = { .name = "notrim", .flags = ENGINE_SYNC };
 	const char *refused[][5] = {
 		{ "rw=trim", NULL },
