@@ -121,17 +121,18 @@ const struct option_def option_table[] = {
 	STR("filename_format", filename_format, "$jobname.$jobnum.$filenum", C_FILE,
 	    "Name generated files from $jobname, $jobnum, $filenum"),
 	STR("opendir", opendir, NULL, C_FILE, "Use every regular file below this directory"),
-	{ .name = "size", .type = OPT_FUNC, .offset = OFF(size), .parse = opt_parse_size_pct,
-	  .syntax = "size, or N% of the files' size", .category = C_FILE,
+	{ .name = "size", .type = OPT_FUNC, .offset = OFF(size), .parse = zone_parse_size,
+	  .syntax = "size, N% of the files' size, or Nz (zones)", .category = C_FILE,
 	  .help = "Region of each clone's files, and the I/O it does (default: the files' size)" },
 	FUNC("filesize", filesize_lo, opt_parse_filesize, NULL, "size or size range (lo-hi)", C_FILE,
 	     "Size of each file; a range picks a random size per file"),
-	{ .name = "io_size", .alias = "io_limit", .type = OPT_SIZE, .offset = OFF(io_size), .category = C_FILE,
+	{ .name = "io_size", .alias = "io_limit", .type = OPT_FUNC, .offset = OFF(io_size), .parse = zone_parse_size,
+	  .syntax = "size, or Nz (zones)", .category = C_FILE,
 	  .help = "Bytes of I/O to do, independent of the region size" },
-	{ .name = "offset", .alias = "fileoffset", .type = OPT_FUNC, .offset = OFF(offset), .parse = opt_parse_size_pct,
-	  .syntax = "size, or N%", .category = C_FILE, .help = "Start of the region in each file" },
+	{ .name = "offset", .alias = "fileoffset", .type = OPT_FUNC, .offset = OFF(offset), .parse = zone_parse_size,
+	  .syntax = "size, N%, or Nz (zones)", .category = C_FILE, .help = "Start of the region in each file" },
 	{ .name = "offset_increment", .type = OPT_FUNC, .offset = OFF(offset_increment),
-	  .parse = opt_parse_size_pct, .syntax = "size, or N%", .category = C_FILE,
+	  .parse = zone_parse_size, .syntax = "size, N%, or Nz (zones)", .category = C_FILE,
 	  .help = "Added to offset once per clone number (disjoint regions per clone)" },
 	U64("number_ios", number_ios, NULL, 0, INT64_MAX, C_FILE, "Stop after this many I/Os"),
 	{ .name = "nrfiles", .alias = "nr_files", .type = OPT_UINT, .offset = OFF(nrfiles), .def = "1",
@@ -292,12 +293,6 @@ const struct option_def option_table[] = {
 	NOOP("create_serialize", C_FILE, "Accepted: iobench lays files out before a group starts"),
 	NOOP("unique_filename", C_FILE, "Accepted: only matters for fio's client/server mode"),
 
-	NOT("zonemode", "Zoned block devices"),
-	NOT("zonesize", "Zone size"),
-	NOT("zonerange", "Zone range"),
-	NOT("zoneskip", "Zone skip"),
-	NOT("max_open_zones", "Open zone limit"),
-	NOT("read_beyond_wp", "Read past the write pointer"),
 	NOT("block_error_percentiles", "Trim error histogram"),
 	NOT("flow", "Flow control between jobs"),
 	NOT("flow_sleep", "Flow control sleep"),
@@ -330,6 +325,7 @@ extern const struct option_def options_trim[];   /* core/options_trim.c */
 extern const struct option_def options_iolog[];  /* core/options_iolog.c */
 extern const struct option_def options_env[];    /* core/options_env.c */
 extern const struct option_def options_ss[];     /* core/options_ss.c */
+extern const struct option_def options_zone[];   /* core/options_zone.c */
 
 const struct option_def *const option_tables[] = {
 	option_table,
@@ -338,5 +334,6 @@ const struct option_def *const option_tables[] = {
 	options_iolog,
 	options_env,
 	options_ss,
+	options_zone,
 	NULL,
 };

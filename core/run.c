@@ -17,6 +17,7 @@
 #include "core/layout.h"
 #include "core/steadystate.h"
 #include "core/worker.h"
+#include "core/zone.h"
 
 void run_cfg_free(struct run_cfg *cfg)
 {
@@ -68,6 +69,7 @@ void run_ctx_free(struct run_ctx *rc)
 	run_summary_free(rc);
 	disks_free(&rc->disks);
 	env_run_free(rc);
+	zbd_set_free(&rc->zbd);
 	rc->clones = NULL;
 }
 
@@ -212,7 +214,7 @@ static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
 				  : files_plan(&job->o, c->gclone, no_file, job->target_bytes, &c->plan);
 	return planned || guard_files(&job->o, &c->plan, no_file) ||
-			       check_targets(&job->o, ops, &c->plan)
+			       check_targets(&job->o, ops, &c->plan) || zone_plan(&job->o, &c->plan, no_file)
 		       ? -EINVAL : 0;
 }
 
@@ -456,6 +458,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->ss = steady_for_clone(rc, i, &w->ss_member);
 		w->ts = c->ts;
 		w->progress = &c->progress;
+		w->zbd = &rc->zbd;
 		w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;
 		args[i].rc = rc;
 		args[i].job = c->job;
@@ -514,6 +517,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 	if (rc->status_interval_ms && run_status_snapshots(rc))
 		return -ENOMEM;
 	find_disks(rc);
+	zbd_set_init(&rc->zbd);
 	disks_snapshot(&rc->disks, true);
 	rc->start_ns = rc->last_eta_ns = clock_now_ns();
 	for (unsigned g = 0; g < rc->ngroups; g++) {

@@ -13,6 +13,7 @@
 #include "core/job.h"
 #include "core/progflags.h"
 #include "core/results.h"
+#include "core/zbd.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"
 #include "core/worker.h"
@@ -120,6 +121,7 @@ struct run_ctx {
 	struct tsc_clock tsc;      /* clocksource=cpu, calibrated once per run */
 	char (*hosts)[CLUSTER_HOST_LEN];
 	struct run_results results; /* what the printers read (run_describe, run_summarize) */
+	struct zbd_set zbd;        /* zonemode=zbd: the zone tables the jobs share (core/zbd.h) */
 	/* the monitor: called from the main thread while a group runs */
 	uint64_t status_interval_ms;        /* --status-interval; 0 = off */
 	bool eta;                           /* print the ETA line */

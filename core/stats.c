@@ -185,6 +185,7 @@ void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src
 	dst->nr_errors += src->nr_errors;
 	if (src->latency_depth)
 		dst->latency_depth = src->latency_depth;
+	dst->zone_resets += src->zone_resets;
 	dst->pure_sum_samples |= group;
 }
 

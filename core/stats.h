@@ -103,6 +103,7 @@ struct thread_stats {
 	int error;                             /* first errno seen, positive */
 	uint64_t nr_errors;                    /* I/O errors (continue_on_error goes on) */
 	unsigned latency_depth;                /* latency_target: the depth found (merged: the last clone's) */
+	uint64_t zone_resets;                  /* zonemode=zbd: zones reset that held data */
 	bool pure_sum_samples;                 /* bw/iops samples were summed across clones */
 	/* whole-file reads (opendir): files read to their end, and their open+close times */
 	uint64_t files_done;

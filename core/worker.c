@@ -74,6 +74,28 @@ static bool whole_ready(struct wstate *s, struct wfile *f)
 
 static bool queue_prepared(struct wstate *s, struct io_unit *u);
 
+/* zonemode: where the I/O goes (zone_run.c decides). A zone with writes in flight waits:
+ * this clone's are drained, another's are waited for. false: nothing is issued now. */
+static bool zone_ready(struct wstate *s, struct wfile **f, enum ddir d, uint64_t *off, uint64_t *len)
+{
+	int r;
+	while ((r = zone_next(s, f, d, off, len)) == ZONE_BUSY && !atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
+		if (s->inflight)
+			io_drain(s);
+		else
+			clock_sleep_ns(ZONE_WAIT_NS);
+	}
+	if (r == ZONE_GO)
+		return true;
+	if (r < 0)
+		worker_fail(s, r);
+	/* The zones are done: so is the workload (a verify phase may follow), or the run stops. */
+	s->io_limit = s->issued_bytes;
+	if (r < 0 || r == ZONE_BUSY || s->o->time_based)
+		s->issuing_done = true;
+	return false;
+}
+
 /* A verify read of what was written (verify_phase.c chose it). */
 static bool issue_check(struct wstate *s, const struct verify_entry *e)
 {
@@ -167,7 +189,7 @@ static bool issue_one(struct wstate *s)
 		return issued;
 	if (s->trim.chosen_on && trim_turn(s, &issued))
 		return issued;
-	enum ddir d = offsets_next_ddir(s);
+	enum ddir d = s->zone.mode ? zone_ddir(s, offsets_next_ddir(s)) : offsets_next_ddir(s);
 	bool dry = o->verify_only && job_has_dir(o, DDIR_WRITE);
 	uint64_t wait = dry ? 0 : pace_wait_ns(s, d);
 	if (wait) {
@@ -186,8 +208,11 @@ static bool issue_one(struct wstate *s)
 		if (p != PASS_GO)
 			return p == PASS_AGAIN;
 	}
+	uint64_t zoff = 0;
+	if (s->zone.mode && !zone_ready(s, &f, d, &zoff, &len))
+		return false;
 	if (dry)
-		return verify_dry(s, f, d, len, offsets_next(s, f, d, len)), true;
+		return verify_dry(s, f, d, len, s->zone.mode ? zoff : offsets_next(s, f, d, len)), true;
 	if (s->whole.on) {
 		if (!whole_ready(s, f))
 			return false;
@@ -196,9 +221,11 @@ static bool issue_one(struct wstate *s)
 	struct io_unit *u = unit_take(s);
 	u->ddir = d;
 	u->len = len;
-	u->offset = offsets_next(s, f, d, len);
+	u->offset = s->zone.mode ? zoff : offsets_next(s, f, d, len);
 	u->fd = f->fd;
 	u->file_index = (unsigned)(f - s->files);
+	if (s->zone.mode)
+		zone_bind(s, u);
 	verify_mark(s, u, VCHECK_NONE);
 	if (d == DDIR_WRITE) {
 		if (s->ver.on)
@@ -256,7 +283,8 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	if (s->env.lock_mode && !lock_for_io(s, u))
 		return false;
 	s->now = u->start_ns = u->issue_ns = clock_fast_ns(s->clk);
-	int r = engine_queue(s->w->ops, &s->eng, u);
+	/* zonemode=zbd: a sequential zone's trim is its reset, done by zone_run.c */
+	int r = s->zone.mode && zone_trim(s, u) ? Q_COMPLETED : engine_queue(s->w->ops, &s->eng, u);
 	if (r == Q_BUSY || r < 0)
 		lockfile_done(&s->env, u); /* taken again when it is queued again */
 	if (r == Q_BUSY) { /* keep it, offset and data as they are; try again after a commit */
@@ -464,6 +492,18 @@ static void worker_body(struct wstate *s)
 		s->w->err = -EIO;
 }
 
+/* --debug=job,random: the clone's start. */
+static void debug_start(const struct wstate *s)
+{
+	const struct worker *w = s->w;
+	if (debug_on(w->debug, DBG_JOB))
+		debug_print(DBG_JOB, "job '%s' clone %u: starting, depth %u, %u file%s\n", w->o->name, w->clone, s->depth,
+			    s->nfiles, s->nfiles == 1 ? "" : "s");
+	if (debug_on(w->debug, DBG_RANDOM))
+		debug_print(DBG_RANDOM, "job '%s' clone %u: seed 0x%llx (randrepeat=%d)\n", w->o->name, w->clone,
+			    (unsigned long long)w->seed, (int)w->o->randrepeat);
+}
+
 int worker_run(struct worker *w)
 {
 	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
@@ -499,14 +539,12 @@ int worker_run(struct worker *w)
 		engine_failed(&s, "", ret);
 		goto out_close_files;
 	}
-	if (debug_on(w->debug, DBG_JOB))
-		debug_print(DBG_JOB, "job '%s' clone %u: starting, depth %u, %u file%s\n", w->o->name, w->clone, s.depth,
-			    s.nfiles, s.nfiles == 1 ? "" : "s");
-	if (debug_on(w->debug, DBG_RANDOM))
-		debug_print(DBG_RANDOM, "job '%s' clone %u: seed 0x%llx (randrepeat=%d)\n", w->o->name, w->clone,
-			    (unsigned long long)w->seed, (int)w->o->randrepeat);
+	debug_start(&s);
 	offsets_init(&s);
 	pace_init(&s);
+	ret = zone_setup(&s);
+	if (ret)
+		goto out_zone_teardown;
 	ret = iolog_setup(&s);
 	if (ret)
 		goto out_iolog_teardown;
@@ -530,6 +568,8 @@ out_verify_teardown:
 out_iolog_teardown:
 	if (iolog_teardown(&s) && !ret)
 		ret = -EIO;
+out_zone_teardown:
+	zone_teardown(&s);
 out_close_files:
 	close_files(&s);
 out_cleanup_engine:

@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/stats.h"
+#include "core/zbd.h"
 
 struct file_plan;
 struct env_clone;
@@ -39,6 +40,7 @@ struct worker {
 	const atomic_bool *stop; /* set by a signal or exitall: stop issuing */
 	struct thread_stats *ts; /* written by this worker only */
 	struct clone_progress *progress;
+	struct zbd_set *zbd;     /* zonemode=zbd: the run's zone tables (core/zbd.h) */
 	const struct tsc_clock *clk; /* clocksource=cpu: the run's calibrated TSC; NULL: the kernel's */
 	unsigned debug;          /* --debug: the categories this clone prints (core/debug.h) */
 	bool warnings_fatal;     /* --warnings-fatal: a note fails the job */

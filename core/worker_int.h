@@ -13,6 +13,7 @@
  *   iolog_replay.c   read_iolog's entries, write_iolog's lines      (struct replaying, iolog_rec)
  *   steadystate.c    ss: the clone's part of its unit's steady-state window (struct steady_clone)
  *   latency_target.c latency_target: the queue-depth search              (struct lat_search)
+ *   zone_run.c       zonemode: where I/O goes in zones, write pointers      (struct zone_state)
  *
  * Only the loop (worker.c, and worker_io.c below it) calls into the others; none of them
  * calls back into it: they return -errno and the loop decides (worker_fail). worker_io.c
@@ -29,6 +30,7 @@
 #include "core/rand.h"
 #include "core/steadystate.h"
 #include "core/worker.h"
+#include "core/zone.h"
 
 /* The I/O-unit state machine, checked in debug and sanitizer builds: a unit is free,
  * prepared (taken by the loop, or refused by a busy engine), queued (handed over, not yet
@@ -206,6 +208,7 @@ struct wstate {
 	struct env_worker env;      /* core/env.h: priorities, buffers' memory, file locks */
 	struct steady_clone ssc;
 	struct lat_search lat;      /* lat.depth: the depth the queue is filled to */
+	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
 };
 
 /* ---- the loop's own (worker.c, worker_io.c) ---- */

@@ -110,6 +110,8 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	if (__builtin_expect(s->debug_io, 0))
 		io_debug(s, "complete", u);
 	s->last_done = u->ddir;
+	if (s->zone.mode)
+		zone_done(s, u);
 	int ret = s->ver.on && u->result >= 0 ? verify_completed(s, u) : 0; /* reads checked, writes noted */
 	if (ret)
 		worker_fail(s, ret);

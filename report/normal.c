@@ -191,13 +191,14 @@ static void show_ddir(FILE *out, const struct report_unit *u, const struct dir_r
 	uint64_t run = u->ts.runtime_ms;
 	uint64_t bw = run ? ds->io_bytes * 1000 / run : 0;
 	uint64_t iops = run ? ds->total_ios * 1000 / run : 0;
-	char a[32], b[32], c[32], e[32];
+	char a[32], b[32], c[32], e[32], zr[40] = "";
 	struct units un = units_of(o);
 	int sig = (int)o->sig_figs;
+	if (v->slot == DDIR_WRITE)
+		snprintf(zr, sizeof(zr), "; %" PRIu64 " zone resets", u->ts.zone_resets);
 	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n", v->name,
 		fmt_num(a, sizeof(a), iops, sig, false, UNIT_NONE), rate_txt(b, sizeof(b), bw, un, true),
-		rate_txt(c, sizeof(c), bw, un, false), size_txt(e, sizeof(e), ds->io_bytes, un, true), run,
-		v->slot == DDIR_WRITE ? "; 0 zone resets" : "");
+		rate_txt(c, sizeof(c), bw, un, false), size_txt(e, sizeof(e), ds->io_bytes, un, true), run, zr);
 	show_lat(out, "slat", &ds->slat);
 	show_lat(out, "clat", &ds->clat);
 	show_lat(out, " lat", &ds->lat);
