@@ -176,6 +176,23 @@ static int check_names(const struct job *job)
 	return 0;
 }
 
+/* Every NUMA node the job names exists on this machine (checked here, not when parsed). */
+static int check_nodes(const struct job *job)
+{
+	const struct env_opts *e = &job->o.env;
+	for (long k = 0; k < ENV_NODES_MAX; k++) {
+		bool cpu = e->numa_cpu_set && (e->numa_cpu_nodes[k / 64] >> (k % 64) & 1);
+		bool mem = e->mpol_nodes[k / 64] >> (k % 64) & 1;
+		char path[64];
+		struct stat st;
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%ld", k);
+		if ((cpu || mem) && stat(path, &st) != 0)
+			return job_err(job, "%s: NUMA node %ld is not on this machine (see /sys/devices/system/node)",
+				       cpu ? "numa_cpu_nodes" : "numa_mem_policy", k);
+	}
+	return 0;
+}
+
 int env_check_job(struct job *job, const struct run_cfg *cfg)
 {
 	int ret = check_cmdprio(job, cfg);
@@ -183,6 +200,8 @@ int env_check_job(struct job *job, const struct run_cfg *cfg)
 		ret = apply_gtod_cpu(job);
 	if (!ret)
 		ret = check_names(job);
+	if (!ret && !cfg->parse_only)
+		ret = check_nodes(job);
 	if (!ret && !cfg->parse_only)
 		ret = check_memory(job);
 	return ret;
