@@ -8,11 +8,18 @@
 # The integration scripts run in two lanes at once (the machine has two cores and most
 # scripts wait on I/O, sleeps or fio): scripts that measure time (a line `# lane: timing` in
 # the script) run one after another in one lane, every other script in the other, so no two
-# timing scripts ever overlap. LANES=1 runs everything one after another.
+# timing scripts ever overlap. LANES=1 runs everything one after another. The timing lane
+# runs in the foreground; the other is this script again (`--lane other`) started in the
+# background through `env --default-signal`, because a background command of a shell script
+# starts with SIGINT and SIGQUIT ignored, and the tests send those signals to iobench.
 top=$(cd "$(dirname "$0")/.." && pwd)
-log=$(mktemp)
-lock="$log.lock"
-trap 'rm -f "$log" "$log".*' EXIT INT TERM
+if [ "${1:-}" = "--lane" ]; then
+	log=$RUN_LOG lock=$RUN_LOCK
+else
+	log=$(mktemp)
+	lock="$log.lock"
+	trap 'rm -f "$log" "$log".*' EXIT INT TERM
+fi
 
 run_one() { # name, command...
 	name=$1
@@ -40,14 +47,18 @@ lane() { # timing|other
 	done
 }
 
+if [ "${1:-}" = "--lane" ]; then
+	lane "$2"
+	exit 0
+fi
 for bin in "$@"; do
 	CMOCKA_MESSAGE_OUTPUT=TAP run_one "$(basename "$bin")" "$bin"
 done
-if [ "${LANES:-2}" -eq 1 ]; then
-	lane all
+if [ "${LANES:-2}" -eq 1 ] || ! env --default-signal=INT,QUIT true 2>/dev/null; then
+	LANES=1 lane all
 else
-	lane timing &
-	lane other
+	RUN_LOG=$log RUN_LOCK=$lock env --default-signal=INT,QUIT sh "$0" --lane other &
+	lane timing
 	wait
 fi
 
