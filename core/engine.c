@@ -12,6 +12,17 @@ void engine_make_parents(const char *path)
 	files_make_parents(path);
 }
 
+int engine_resolve(const struct engine_ops *ops, struct job_opts *o, void *eng_opts, char *why, size_t len)
+{
+	return ops->resolve ? ops->resolve(o, eng_opts, why, len) : 0;
+}
+
+int engine_check(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *why,
+		 size_t len)
+{
+	return ops->check ? ops->check(o, eng_opts, why, len) : 0;
+}
+
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx)
 {
 	return ops->init ? ops->init(ctx) : 0;

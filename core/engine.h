@@ -3,6 +3,7 @@
 #ifndef IOBENCH_ENGINE_H
 #define IOBENCH_ENGINE_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -73,6 +74,15 @@ struct engine_ops {
 	 * options_size bytes, filled from the defaults and the job's values (ctx->eng_opts). */
 	const struct option_def *options;
 	size_t options_size;
+	/* Once the job's options are all set (also for --parse-only): check the engine's
+	 * against the job's and set the core options that follow from them (cpuio: the
+	 * thinktime between bursts). 0, or -EINVAL with the reason in why (one line, naming
+	 * the option). */
+	int (*resolve)(struct job_opts *o, void *eng_opts, char *why, size_t len);
+	/* Before the run starts (not for --parse-only): what the engine can know is wrong before
+	 * any job runs (exec: the program is not there). 0, or -errno with the reason in why
+	 * (one line, naming the option). */
+	int (*check)(const struct job_opts *o, const void *eng_opts, char *why, size_t len);
 	int (*init)(struct engine_ctx *ctx);
 	void (*cleanup)(struct engine_ctx *ctx);
 	int (*open_file)(struct engine_ctx *ctx, const char *path, int flags, int *fd);
@@ -98,6 +108,9 @@ const char *engine_names(char *buf, size_t len);
 void engine_make_parents(const char *path);
 
 /* Wrappers: fill defaults for hooks an engine leaves NULL. */
+int engine_resolve(const struct engine_ops *ops, struct job_opts *o, void *eng_opts, char *why, size_t len);
+int engine_check(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *why,
+		 size_t len);
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx);
 void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx);
 int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,

@@ -173,5 +173,10 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	if (o->gtod_reduce) /* as fio: no latencies, no bandwidth samples */
 		o->disable_lat = o->disable_clat = o->disable_slat = o->disable_bw = true;
+	char why[400] = "";
+	if (engine_resolve(job->ops, o, job->eng_opts, why, sizeof(why))) {
+		fprintf(stderr, "iobench: job '%s': %s\n", name, why[0] ? why : "invalid engine options");
+		return -EINVAL;
+	}
 	return 0;
 }

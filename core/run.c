@@ -104,6 +104,12 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			return -EROFS;
 		}
 	}
+	char why[400] = "";
+	int ret = cfg->parse_only ? 0 : engine_check(ops, o, job->eng_opts, why, sizeof(why));
+	if (ret) {
+		fprintf(stderr, "iobench: job '%s': %s\n", o->name, why[0] ? why : strerror(-ret));
+		return ret;
+	}
 	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only)
 		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1\n",
 			o->name, ops->name, o->iodepth);
