@@ -2,6 +2,7 @@
  * the core calls the engine_*() wrappers below, never the vtable directly. */
 #ifndef IOBENCH_ENGINE_H
 #define IOBENCH_ENGINE_H
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +56,8 @@ struct engine_ctx {
 	bool files_one_by_one; /* opened and closed in turn while the job runs (opendir reads) */
 	const struct job_opts *opts;
 	const void *eng_opts; /* the engine's own options (engine_ops.options), resolved */
+	unsigned clone;       /* which clone of its job (numjobs) this is, from 0 */
+	const atomic_bool *stop; /* set when the run stops (signal, exitall): end a long wait */
 	/* getevents() puts the I/Os it reaped here, in [0, n): an array of depth entries the
 	 * core owns. */
 	struct io_unit **events;

@@ -188,6 +188,8 @@ void setup_depth(struct wstate *s)
 	s->eng.nr_units = s->depth;
 	s->eng.opts = o;
 	s->eng.eng_opts = s->w->eng_opts;
+	s->eng.clone = s->w->clone;
+	s->eng.stop = s->w->stop;
 	s->eng.files_one_by_one = s->whole.on;
 	s->rec_slat = !o->disable_slat;
 	s->rec_clat = !o->disable_clat;
