@@ -31,6 +31,9 @@ enum engine_queue_result {
 	Q_COMPLETED = 0, /* done already: result is set */
 	Q_QUEUED = 1,    /* accepted; submitted by commit(), reaped by getevents() */
 	Q_BUSY = 2,      /* no room now: commit and reap, then try again */
+	/* Nothing done, and nothing more to do (the peer closed the stream, the program
+	 * exited): the job ends; this I/O is neither issued nor counted. */
+	Q_DONE = 3,
 };
 
 enum engine_flags {

@@ -356,9 +356,12 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 		commit_pending(s);
 		return false;
 	}
-	if (r < 0) {
+	if (r < 0 || r == Q_DONE) { /* failed, or the engine has nothing more to do */
 		unit_free(s, u, UNIT_PREPARED);
-		worker_fail(s, r);
+		if (r < 0)
+			worker_fail(s, r);
+		else
+			s->issuing_done = true;
 		return false;
 	}
 	s->issued_bytes += u->len;
