@@ -45,6 +45,9 @@ enum engine_flags {
 	ENGINE_NO_LAYOUT = 1 << 3, /* the files are not laid out first (the engine makes them) */
 	ENGINE_DIRS = 1 << 4,      /* the "files" are directories: laying out makes them */
 	ENGINE_CHANGES_FILES = 1 << 5, /* creates or removes the files themselves (filecreate...) */
+	/* The I/Os move no data (cpuio, exec): each is counted (total_ios) with no bytes, and
+	 * only the runtime, number_ios or the engine (Q_DONE) ends the job, as in fio. */
+	ENGINE_NO_IO = 1 << 6,
 };
 
 struct engine_ctx {
@@ -61,6 +64,9 @@ struct engine_ctx {
 	const void *eng_opts; /* the engine's own options (engine_ops.options), resolved */
 	unsigned clone;       /* which clone of its job (numjobs) this is, from 0 */
 	const atomic_bool *stop; /* set when the run stops (signal, exitall): end a long wait */
+	/* Clones of jobs whose engines do I/O (no ENGINE_NO_IO) not finished yet, this group's
+	 * and later ones' (cpuio's exit_on_io_done). */
+	const atomic_uint *io_jobs_left;
 	/* getevents() puts the I/Os it reaped here, in [0, n): an array of depth entries the
 	 * core owns. */
 	struct io_unit **events;

@@ -246,6 +246,8 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		const struct job *job = &cfg->jobs[i];
 		for (unsigned k = 0; k < job->o.numjobs; k++) {
 			struct clone_result *c = &rc->clones[rc->nclones++];
+			if (!(job->ops->flags & ENGINE_NO_IO))
+				atomic_fetch_add(&rc->io_jobs_left, 1);
 			c->job = i;
 			c->clone = k;
 			c->gclone = cluster_rank(cfg->cluster) * job->o.numjobs + k;
@@ -287,6 +289,8 @@ static void *thread_main(void *p)
 	if (o->exitall || (err && o->exitall_on_error))
 		atomic_store(&rc->stop, true);
 	atomic_fetch_add(&rc->job_done[a->job], 1);
+	if (!(a->w.ops->flags & ENGINE_NO_IO))
+		atomic_fetch_sub(&rc->io_jobs_left, 1);
 	atomic_store(&a->w.progress->state, CLONE_DONE);
 	atomic_fetch_add(&rc->threads_done, 1);
 	return NULL;
@@ -387,6 +391,8 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 			if (!c->ts->error)
 				c->ts->error = -c->err;
 			atomic_fetch_add(&rc->job_done[c->job], 1); /* nobody waits for it forever */
+			if (!(job->ops->flags & ENGINE_NO_IO))
+				atomic_fetch_sub(&rc->io_jobs_left, 1);
 			continue;
 		}
 		struct worker *w = &args[i].w;
@@ -398,6 +404,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;
 		w->seed = clone_seed(&job->o, c->job, c->gclone);
 		w->stop = &rc->stop;
+		w->io_jobs_left = &rc->io_jobs_left;
 		w->ts = c->ts;
 		w->progress = &c->progress;
 		w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;

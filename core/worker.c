@@ -134,7 +134,7 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	pace_done(s, u->ddir, bytes);
 	if (!s->measuring)
 		return;
-	if (bytes < u->len)
+	if (bytes < u->len && !s->no_io)
 		complete_short(s, u, bytes);
 	s->ts->dir[u->ddir].io_bytes += bytes;
 	s->ts->dir[u->ddir].total_ios++;
@@ -364,7 +364,8 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 			s->issuing_done = true;
 		return false;
 	}
-	s->issued_bytes += u->len;
+	if (!s->no_io)
+		s->issued_bytes += u->len;
 	s->issued_ios++;
 	s->ts->issued[d]++;
 	pace_issued(s, d, u->len);
