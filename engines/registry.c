@@ -20,6 +20,7 @@ extern const struct engine_ops filedelete_engine_ops;
 extern const struct engine_ops dircreate_engine_ops;
 extern const struct engine_ops dirstat_engine_ops;
 extern const struct engine_ops dirdelete_engine_ops;
+extern const struct engine_ops falloc_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -38,6 +39,7 @@ static const struct engine_ops *const engines[] = {
 	&dircreate_engine_ops,
 	&dirstat_engine_ops,
 	&dirdelete_engine_ops,
+	&falloc_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
