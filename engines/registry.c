@@ -21,6 +21,7 @@ extern const struct engine_ops dircreate_engine_ops;
 extern const struct engine_ops dirstat_engine_ops;
 extern const struct engine_ops dirdelete_engine_ops;
 extern const struct engine_ops falloc_engine_ops;
+extern const struct engine_ops ftruncate_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -40,6 +41,7 @@ static const struct engine_ops *const engines[] = {
 	&dirstat_engine_ops,
 	&dirdelete_engine_ops,
 	&falloc_engine_ops,
+	&ftruncate_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
