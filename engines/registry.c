@@ -22,6 +22,7 @@ extern const struct engine_ops dirstat_engine_ops;
 extern const struct engine_ops dirdelete_engine_ops;
 extern const struct engine_ops falloc_engine_ops;
 extern const struct engine_ops ftruncate_engine_ops;
+extern const struct engine_ops splice_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -42,6 +43,7 @@ static const struct engine_ops *const engines[] = {
 	&dirdelete_engine_ops,
 	&falloc_engine_ops,
 	&ftruncate_engine_ops,
+	&splice_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
