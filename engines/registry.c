@@ -24,6 +24,7 @@ extern const struct engine_ops falloc_engine_ops;
 extern const struct engine_ops ftruncate_engine_ops;
 extern const struct engine_ops splice_engine_ops;
 extern const struct engine_ops cpuio_engine_ops;
+extern const struct engine_ops exec_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -46,6 +47,7 @@ static const struct engine_ops *const engines[] = {
 	&ftruncate_engine_ops,
 	&splice_engine_ops,
 	&cpuio_engine_ops,
+	&exec_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
