@@ -25,6 +25,7 @@ extern const struct engine_ops ftruncate_engine_ops;
 extern const struct engine_ops splice_engine_ops;
 extern const struct engine_ops cpuio_engine_ops;
 extern const struct engine_ops exec_engine_ops;
+extern const struct engine_ops e4defrag_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -48,6 +49,7 @@ static const struct engine_ops *const engines[] = {
 	&splice_engine_ops,
 	&cpuio_engine_ops,
 	&exec_engine_ops,
+	&e4defrag_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
