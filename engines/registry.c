@@ -26,6 +26,8 @@ extern const struct engine_ops splice_engine_ops;
 extern const struct engine_ops cpuio_engine_ops;
 extern const struct engine_ops exec_engine_ops;
 extern const struct engine_ops e4defrag_engine_ops;
+extern const struct engine_ops net_engine_ops;
+extern const struct engine_ops netsplice_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -50,6 +52,8 @@ static const struct engine_ops *const engines[] = {
 	&cpuio_engine_ops,
 	&exec_engine_ops,
 	&e4defrag_engine_ops,
+	&net_engine_ops,
+	&netsplice_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
