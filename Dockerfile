@@ -1,15 +1,15 @@
 # iobench in an image that holds only the static binary and the example jobs.
-#   docker build -t iobench .
-#   docker run --rm -v /mnt/vol:/data iobench --output-format=json /jobs/default.fio
+#   podman build -t iobench:0.1.0 .      (or docker build)
+#   podman run --rm -v /mnt/vol:/data iobench:0.1.0 --output-format=json /jobs/default.fio
 # The build stage does what `make static` does on a Debian 12 machine.
 
+# It works on the official image (deb822 sources) and on a root made by debootstrap (a
+# one-line sources.list): `make static` adds the deb-src entry it needs from either.
 FROM debian:bookworm AS build
-RUN sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
-        > /etc/apt/sources.list.d/deb-src.sources \
- && apt-get update -qq \
+RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
         build-essential pkg-config file ca-certificates dpkg-dev nasm \
-        libaio-dev liburing-dev libcjson-dev libcmocka-dev libisal-dev libxxhash-dev libssl-dev
+        libaio-dev liburing-dev libcjson-dev libcmocka-dev libisal-dev libxxhash-dev libssl-dev zlib1g-dev
 WORKDIR /src
 COPY . .
 RUN make clean && make static \

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cli_int.h"
 #include "core/expr.h"
 #include "core/parse.h"
 #include "core/options.h"
+#include "core/version.h"
 
 static unsigned format_bit(const char *name)
 {
@@ -91,51 +93,16 @@ static int add_sweep(struct run_cfg *cfg, const char *spec)
 /* The program's own flags (not a job's): one table, from which the parser, --help and the
  * man page's PROGRAM OPTIONS come. -x and --x are the same; so are a name and its alias. */
 
-/* How a flag takes its value. */
-enum flag_arg {
-	FLAG_BARE,      /* --x; a value given (--x=1) is ignored */
-	FLAG_BARE_ONLY, /* --x; with a value it is not this flag (--readonly=1 is the job option) */
-	FLAG_OPTIONAL,  /* --x or --x=V, never the next argument */
-	FLAG_INLINE,    /* --x=V, never the next argument; the handler gets NULL for --x */
-	FLAG_VALUE,     /* --x=V or --x V; the handler gets NULL when there is none */
-	FLAG_PAIR,      /* --x A B: the next two arguments */
-	FLAG_REST,      /* --x A B ...: every argument after it */
-};
-
-/* What a handler is given. */
-struct flag_call {
-	const char *key; /* the name as given ("o" or "output"), for messages */
-	const char *val; /* the value; NULL if none */
-	char **args;     /* FLAG_PAIR and FLAG_REST: the arguments after the flag */
-	int nargs;
-	struct run_cfg *cfg;
-	FILE *out; /* --help, --version, --cmdhelp, --dump-options print here */
-};
-
-/* A handler returns one of these, or -errno after one line on stderr. */
-enum { FLAG_NEXT = 0, FLAG_EXIT = 1, FLAG_RUN_NOW = 2 };
-
-struct cli_flag {
-	const char *name;
-	const char *alias; /* another name ("h": -h, --h), or NULL */
-	enum flag_arg arg;
-	const char *syntax; /* the value in --help and the man page: FILE, OPT=V1,V2,... */
-	int (*handle)(const struct flag_call *c); /* NULL: the flag sets the bool at sets */
-	const char *help; /* lowercase, no final period: "write the report to FILE" */
-	size_t sets;      /* without a handler: offsetof(struct run_cfg, the bool it sets) */
-};
-
-static void usage(FILE *out);
 
 static int flag_help(const struct flag_call *c)
 {
-	usage(c->out);
+	cli_usage(c->out);
 	return FLAG_EXIT;
 }
 
 static int flag_version(const struct flag_call *c)
 {
-	fprintf(c->out, "iobench-%s\n", IOBENCH_VERSION);
+	fprintf(c->out, "%s\n", IOBENCH_VERSION_STRING);
 	return FLAG_EXIT;
 }
 
@@ -295,7 +262,7 @@ static int flag_compare(const struct flag_call *c)
 
 /* In --help's and the man page's order. */
 /* clang-format off */
-static const struct cli_flag cli_flags[] = {
+const struct cli_flag cli_flags[] = {
 	{ "output", "o", FLAG_VALUE, "FILE", flag_output,
 	  "write the report to FILE instead of stdout", 0 },
 	{ "output-format", NULL, FLAG_VALUE, "FMT", flag_output_format,
@@ -304,10 +271,25 @@ static const struct cli_flag cli_flags[] = {
 	  "the terse format", 0 },
 	{ "terse-version", NULL, FLAG_VALUE, "N", flag_terse_version,
 	  "the terse format's version: 3 (the default), 4 or 5", 0 },
+	{ "append-terse", NULL, FLAG_BARE, NULL, flag_append_terse,
+	  "the terse lines as well as the formats chosen so far (deprecated in fio: --output-format=...,terse)", 0 },
 	{ "eta", NULL, FLAG_VALUE, "WHEN", flag_eta,
 	  "the progress line on stderr: auto (a terminal), always, never", 0 },
+	{ "eta-interval", NULL, FLAG_VALUE, "T", flag_eta_interval,
+	  "the progress line every T (250ms at least; default 1s)", 0 },
+	{ "eta-newline", NULL, FLAG_VALUE, "T", flag_eta_newline,
+	  "the progress line on a line of its own every T (implies --eta unless --eta=never; off a terminal only these "
+	  "lines)", 0 },
 	{ "status-interval", NULL, FLAG_VALUE, "T", flag_status_interval,
 	  "a full report every T (1s, 500ms...) while running", 0 },
+	{ "idle-prof", NULL, FLAG_VALUE, "MODE", flag_idle_prof,
+	  "how idle the CPUs stayed (cpu_idleness): system, percpu, or calibrate (the unit of work only, then exit)", 0 },
+	{ "bandwidth-log", NULL, FLAG_BARE, NULL, NULL,
+	  "the aggregate bandwidth of all jobs every --eta-interval, in agg-read_bw.log, agg-write_bw.log and "
+	  "agg-trim_bw.log", offsetof(struct run_cfg, prog.bandwidth_log) },
+	{ "debug", NULL, FLAG_VALUE, "CATS", flag_debug,
+	  "debug lines on stderr in fio's categories: file, io, mem, parse, job, time... or all; job:N for one job; "
+	  "help lists them", 0 },
 	{ "parse-only", NULL, FLAG_BARE, NULL, NULL,
 	  "parse the options and job files, then exit", offsetof(struct run_cfg, parse_only) },
 	{ "showcmd", NULL, FLAG_BARE, NULL, NULL,
@@ -316,6 +298,23 @@ static const struct cli_flag cli_flags[] = {
 	  "run only this job section (repeatable)", 0 },
 	{ "readonly", NULL, FLAG_BARE_ONLY, NULL, NULL,
 	  "refuse every job that writes", offsetof(struct run_cfg, readonly) },
+	{ "warnings-fatal", NULL, FLAG_BARE, NULL, NULL,
+	  "a note on stderr (a capped iodepth, a CPU set, a clock) ends the run with exit status 1",
+	  offsetof(struct run_cfg, prog.warnings_fatal) },
+	{ "max-jobs", NULL, FLAG_VALUE, "N", flag_max_jobs,
+	  "refuse a run that would start more than N threads (numjobs counted; at most 4096)", 0 },
+	{ "alloc-size", NULL, FLAG_VALUE, "KB", flag_alloc_size,
+	  "accepted, no effect: the size of fio's shared memory pool (iobench has none)", 0 },
+	{ "aux-path", NULL, FLAG_VALUE, "DIR", flag_aux_path,
+	  "where state files go (the trigger's write state); default: the current directory", 0 },
+	{ "trigger-file", NULL, FLAG_VALUE, "FILE", flag_trigger_file,
+	  "when FILE appears: save the write state, remove FILE, stop the jobs, run --trigger", 0 },
+	{ "trigger-timeout", NULL, FLAG_VALUE, "T", flag_trigger_timeout,
+	  "the same T after the run starts", 0 },
+	{ "trigger", NULL, FLAG_VALUE, "CMD", flag_trigger,
+	  "the command the trigger runs (sh -c)", 0 },
+	{ "daemonize", NULL, FLAG_VALUE, "PIDFILE", flag_daemonize,
+	  "run in the background: the pid in PIDFILE (removed at the end), the report to --output or stdout", 0 },
 	{ "cmdhelp", NULL, FLAG_OPTIONAL, "OPTION", flag_cmdhelp,
 	  "help on one option, or a list of all", 0 },
 	{ "enghelp", NULL, FLAG_OPTIONAL, "ENGINE[,OPTION]", flag_enghelp,
@@ -332,6 +331,22 @@ static const struct cli_flag cli_flags[] = {
 	  "compare two JSON results (fio's or ours)", 0 },
 	{ "compare-threshold", NULL, FLAG_VALUE, "P", flag_compare_threshold,
 	  "with --compare, exit 2 when IOPS or bw drop, or p99 rises, by more than P%", 0 },
+	{ "crctest", NULL, FLAG_OPTIONAL, "LIST", flag_crctest,
+	  "the checksums' speed (all, or md5,crc32c,...), then exit", 0 },
+	{ "cpuclock-test", NULL, FLAG_BARE, NULL, flag_cpuclock_test,
+	  "check the CPU clock (TSC) on every CPU and across them, then exit", 0 },
+	{ "inflate-log", NULL, FLAG_VALUE, "FILE", flag_inflate_log,
+	  "print a log fio stored compressed (log_store_compressed, .fz), then exit", 0 },
+	{ "merge-blktrace-only", NULL, FLAG_BARE, NULL, flag_merge_blktrace_only,
+	  "merge blktrace files: not yet (needs read_iolog blktrace replay)", 0 },
+	{ "client", NULL, FLAG_VALUE, "HOST", flag_remote,
+	  "refused: fio's client/server protocol (iobench spreads work with MPI and Kubernetes)", 0 },
+	{ "server", NULL, FLAG_OPTIONAL, "ARGS", flag_remote,
+	  "refused, as --client", 0 },
+	{ "remote-config", NULL, FLAG_VALUE, "FILE", flag_remote,
+	  "refused, as --client", 0 },
+	{ "trigger-remote", NULL, FLAG_VALUE, "CMD", flag_remote,
+	  "refused, as --client (use --trigger)", 0 },
 	{ "version", "v", FLAG_BARE, NULL, flag_version,
 	  "print the version and exit", 0 },
 	{ "help", "h", FLAG_BARE, NULL, flag_help,
@@ -339,7 +354,8 @@ static const struct cli_flag cli_flags[] = {
 };
 /* clang-format on */
 
-#define NFLAGS (sizeof(cli_flags) / sizeof(cli_flags[0]))
+const size_t cli_nflags = sizeof(cli_flags) / sizeof(cli_flags[0]);
+#define NFLAGS cli_nflags
 
 static const struct cli_flag *flag_find(const char *key, const char *val)
 {
@@ -374,99 +390,6 @@ static int flag_run(const struct cli_flag *f, const char *key, const char *val, 
 	return ret;
 }
 
-/* "-o, --output=FILE", "--cmdhelp[=OPTION]", "--merge A B ...": a flag as --help shows it. */
-static void flag_usage_name(const struct cli_flag *f, char *buf, size_t len)
-{
-	char alias[16] = "";
-	const char *syn = f->syntax ? f->syntax : "";
-	if (f->alias)
-		snprintf(alias, sizeof(alias), "-%s, ", f->alias);
-	if (f->arg == FLAG_OPTIONAL)
-		snprintf(buf, len, "%s--%s[=%s]", alias, f->name, syn);
-	else if (f->arg == FLAG_PAIR || f->arg == FLAG_REST)
-		snprintf(buf, len, "%s--%s %s", alias, f->name, syn);
-	else
-		snprintf(buf, len, "%s--%s%s%s", alias, f->name, f->syntax ? "=" : "", syn);
-}
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"iobench-%s: a fio-compatible storage benchmark\n"
-		"usage: iobench [options] [job file(s)]\n"
-		"  --name=NAME            start a job (options before the first --name are global)\n",
-		IOBENCH_VERSION);
-	for (size_t i = 0; i < NFLAGS; i++) {
-		char name[64];
-		flag_usage_name(&cli_flags[i], name, sizeof(name));
-		fprintf(out, "  %-22s %s\n", name, cli_flags[i].help);
-	}
-	fprintf(out, "Job options (fio's names and semantics), e.g.:\n"
-		     "  iobench --name=seq --rw=read --bs=1m --size=1g --ioengine=libaio --iodepth=32 --direct=1\n");
-	struct option_iter it;
-	FOR_EACH_CORE_OPTION(it, d)
-		fprintf(out, "  --%-22s %s\n", d->name, d->help);
-}
-
-/* Text for roff: a backslash is printed as one, a line may not start with a control
- * character, and a dash is a minus sign (names: every dash; prose: one that starts a
- * word, as in "--name", not "comma-separated"). */
-static void man_text(FILE *out, const char *s, bool name)
-{
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", out);
-	for (const char *p = s; *p; p++) {
-		if (*p == '\\')
-			fputs("\\e", out);
-		else if (*p == '-' && (name || p == s || !isalnum((unsigned char)p[-1])))
-			fputs("\\-", out);
-		else
-			fputc(*p, out);
-	}
-}
-
-static void man_flags(FILE *out)
-{
-	for (size_t i = 0; i < NFLAGS; i++) {
-		const struct cli_flag *f = &cli_flags[i];
-		fputs(".TP\n", out);
-		if (!f->syntax) {
-			fputs(".B \\-\\-", out);
-			man_text(out, f->name, true);
-		} else {
-			fputs(".BI \"\\-\\-", out);
-			man_text(out, f->name, true);
-			bool spaced = f->arg == FLAG_PAIR || f->arg == FLAG_REST;
-			fputs(f->arg == FLAG_OPTIONAL ? "[=\" \"" : spaced ? " \" \"" : "=\" \"", out);
-			man_text(out, f->syntax, false);
-			fputs(f->arg == FLAG_OPTIONAL ? "\" ]" : "\"", out);
-		}
-		fprintf(out, "\n%c", toupper((unsigned char)f->help[0]));
-		man_text(out, f->help + 1, false);
-		fputs(".", out);
-		if (f->alias) {
-			fputs(" Alias: \\fB\\-", out);
-			man_text(out, f->alias, true);
-			fputs("\\fR.", out);
-		}
-		fputs("\n", out);
-	}
-}
-
-void cli_print_man(FILE *out)
-{
-	fprintf(out, ".TH IOBENCH 1 \"\" \"iobench %s\" \"User Commands\"\n"
-		     ".SH NAME\niobench \\- a fio-compatible storage benchmark\n"
-		     ".SH SYNOPSIS\n.B iobench\n[\\fIoptions\\fR] [\\fIjobfile\\fR]...\n"
-		     ".SH DESCRIPTION\n"
-		     "iobench takes fio's command lines and job files and prints fio's output formats.\n"
-		     "Options before the first \\fB\\-\\-name\\fR are global; each \\fB\\-\\-name\\fR starts a job.\n"
-		     ".SH PROGRAM OPTIONS\n", IOBENCH_VERSION);
-	man_flags(out);
-	fprintf(out, ".SH JOB OPTIONS\n");
-	options_print_man_jobs(out);
-	fprintf(out, ".SH SEE ALSO\n.BR fio (1)\n");
-}
 /* Keywords and arithmetic in a value ("(2*$ncpus)g"); the option name as it was given. */
 static int job_option(const char *key, const struct option_def *def, const char *val,
 		      struct run_cfg *cfg, struct job *job)
@@ -586,7 +509,7 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 		if (ret == FLAG_RUN_NOW)
 			return CLI_RUN;
 	}
-	return CLI_RUN;
+	return cli_flags_finish(cfg) ? CLI_ERROR : CLI_RUN;
 }
 
 static void print_kv(FILE *out, const struct opt_kv *kv)

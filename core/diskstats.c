@@ -13,13 +13,60 @@
 
 #include "core/clock.h"
 
+/* A device's name and counters from /proc/diskstats ("maj min name" then the 11 counters
+ * that /sys/block/NAME/stat holds): for containers that hide /sys/dev/block (podman). */
+static int diskstats_line(dev_t dev, const char *name, char *name_out, size_t len, unsigned long long v[11])
+{
+	FILE *f = fopen("/proc/diskstats", "re");
+	if (!f)
+		return -ENOENT;
+	char line[512], nm[64];
+	unsigned maj, min;
+	int ret = -ENOENT;
+	while (ret && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &maj, &min, nm,
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10]) != 14)
+			continue;
+		if (name ? !strcmp(nm, name) : makedev(maj, min) == dev) {
+			if (name_out)
+				snprintf(name_out, len, "%s", nm);
+			ret = 0;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Without /sys/dev/block: the name from /proc/diskstats, and for a partition its disk (vda1:
+ * vda, nvme0n1p2: nvme0n1, mmcblk0p1: mmcblk0) when that disk is listed there too. */
+static int disk_name_fallback(dev_t dev, char *name, size_t len)
+{
+	unsigned long long v[11];
+	char part[64], disk[64], check[PATH_MAX];
+	if (diskstats_line(dev, NULL, part, sizeof(part), v))
+		return -ENOENT;
+	snprintf(name, len, "%s", part);
+	snprintf(check, sizeof(check), "/sys/block/%s", part);
+	if (access(check, F_OK) == 0)
+		return 0; /* a disk itself */
+	size_t n = strlen(part);
+	while (n && part[n - 1] >= '0' && part[n - 1] <= '9')
+		n--;
+	if (n > 1 && part[n - 1] == 'p' && part[n - 2] >= '0' && part[n - 2] <= '9')
+		n--;
+	snprintf(disk, sizeof(disk), "%.*s", (int)n, part);
+	if (n && n < strlen(part) && !diskstats_line(0, disk, NULL, 0, v))
+		snprintf(name, len, "%s", disk);
+	return 0;
+}
+
 /* The whole disk a device number belongs to: "vda" for vda1, "nvme0n1" for nvme0n1p2. */
 static int disk_name(dev_t dev, char *name, size_t len)
 {
 	char link[64], path[PATH_MAX], check[PATH_MAX + 16];
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
 	if (!realpath(link, path))
-		return -errno;
+		return disk_name_fallback(dev, name, len);
 	snprintf(check, sizeof(check), "%s/partition", path);
 	if (access(check, F_OK) == 0)
 		dirname(path); /* a partition: its parent is the disk */
@@ -62,12 +109,13 @@ static void read_counters(const char *name, struct disk_counters *c)
 	unsigned long long v[11] = { 0 };
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", name);
 	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	int n = fscanf(f, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-		       &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10]);
-	fclose(f);
-	if (n < 11)
+	int n = 0;
+	if (f) {
+		n = fscanf(f, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+			   &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10]);
+		fclose(f);
+	}
+	if (n < 11 && diskstats_line(0, name, NULL, 0, v)) /* /sys/block hidden: /proc/diskstats */
 		return;
 	*c = (struct disk_counters){ { v[0], v[4] }, { v[1], v[5] }, { v[2], v[6] }, { v[3], v[7] },
 				     v[9], v[10] };

@@ -157,7 +157,7 @@ static int plan_names(const struct job_opts *o, unsigned clone, struct file_plan
 	} else {
 		for (unsigned k = 0; k < o->nrfiles && !ret; k++) {
 			char name[PATH_MAX];
-			ret = files_format_name(o->filename_format, o->name, clone, k, name, sizeof(name));
+			ret = files_format_name(o->filename_format, o->section, clone, k, name, sizeof(name));
 			if (!ret)
 				ret = add_file(plan, o->directory, name);
 		}
@@ -181,11 +181,52 @@ static int beyond_limit(const struct job_opts *o, const char *path, const char *
 	return -EFBIG;
 }
 
+/* pct percent of bytes, without overflowing (bytes is at most 2^63 - 1). */
+static uint64_t pct_of(uint64_t bytes, unsigned pct)
+{
+	return bytes / 100 * pct + bytes % 100 * pct / 100;
+}
+
+/* Where clone `clone`'s region lies in a file of `real` bytes: offset and length. */
+static int region_in(const struct job_opts *o, uint64_t real, unsigned clone, unsigned nfiles, uint64_t g,
+		     uint64_t *off, uint64_t *len)
+{
+	uint64_t inc = o->offset_increment_pct ? align_down(pct_of(real, o->offset_increment_pct), g)
+					       : o->offset_increment;
+	*off = o->offset_pct ? align_down(pct_of(real, o->offset_pct), g) : o->offset;
+	if (__builtin_mul_overflow(inc, (uint64_t)clone, &inc) || __builtin_add_overflow(*off, inc, off) ||
+	    *off > (uint64_t)INT64_MAX)
+		return -EFBIG;
+	if (o->size_pct)
+		*len = align_down(pct_of(real, o->size_pct), g);
+	else if (o->size)
+		*len = o->size / nfiles;
+	else
+		*len = real > *off ? real - *off : 0;
+	return 0;
+}
+
+/* fio sets the clones of a job up one after another, each laying out the file before the
+ * next is planned, so the percentages of clone k (offset=N%, offset_increment=N%, size=N%)
+ * are of the size clones 0..k-1 left a shared file at: a file that does not exist yet is
+ * 0 bytes to clone 0 (offset=50% starts at 0) and what clone 0 laid out to clone 1. */
+static uint64_t size_seen(const struct job_opts *o, uint64_t real, unsigned clone, unsigned nfiles, uint64_t g)
+{
+	bool pct = o->offset_pct || o->offset_increment_pct || o->size_pct;
+	for (unsigned k = 0; pct && o->filename[0] && k < clone; k++) {
+		uint64_t off, len;
+		if (region_in(o, real, k, nfiles, g, &off, &len) || __builtin_add_overflow(off, len, &off))
+			break;
+		real = off > real ? off : real;
+	}
+	return real;
+}
+
 /* One file's region from the options and, where needed, its present size. */
 static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles, bool no_file,
 		       struct rng *r, struct clone_file *f)
 {
-	uint64_t g = job_min_bs(o), real = 0;
+	uint64_t g = job_min_bs(o), real = 0, region;
 	f->exists = !no_file && files_target_size(f->path, &real) == 0;
 	if (o->filesize_lo) {
 		uint64_t span = o->filesize_hi - o->filesize_lo;
@@ -193,28 +234,16 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 		if (!f->file_size)
 			f->file_size = o->filesize_lo;
 	}
-	uint64_t base = f->file_size ? f->file_size : real;
-	bool need_real = !o->filesize_lo && (o->size_pct || !o->size || o->offset_pct ||
-					     o->offset_increment_pct);
-	if (need_real && (!f->exists || !real)) {
+	if (!o->filesize_lo && (o->size_pct || !o->size) && (!f->exists || !real)) {
 		fprintf(stderr, "iobench: job '%s': size: not given, and '%s' %s\n", o->name, f->path,
 			no_file ? "is not a file (the null engine needs a size)"
 				: f->exists ? "is empty" : "does not exist");
 		return -EINVAL;
 	}
-	uint64_t inc = o->offset_increment_pct ? align_down(base * o->offset_increment_pct / 100, g) : o->offset_increment;
-	f->offset = o->offset_pct ? align_down(base * o->offset_pct / 100, g) : o->offset;
-	if (__builtin_mul_overflow(inc, (uint64_t)clone, &inc) || __builtin_add_overflow(f->offset, inc, &f->offset) ||
-	    f->offset > (uint64_t)INT64_MAX)
+	uint64_t base = f->file_size ? f->file_size : size_seen(o, real, clone, nfiles, g);
+	if (region_in(o, base, clone, nfiles, g, &f->offset, &region))
 		return beyond_limit(o, f->path, "offset", clone);
-	if (o->filesize_lo)
-		f->region = f->file_size > f->offset ? f->file_size - f->offset : 0;
-	else if (o->size_pct)
-		f->region = align_down(real * o->size_pct / 100, g);
-	else if (o->size)
-		f->region = o->size / nfiles;
-	else
-		f->region = real > f->offset ? real - f->offset : 0;
+	f->region = !o->filesize_lo ? region : f->file_size > f->offset ? f->file_size - f->offset : 0;
 	if (!f->file_size && (__builtin_add_overflow(f->offset, f->region, &f->file_size) ||
 			      f->file_size > (uint64_t)INT64_MAX))
 		return beyond_limit(o, f->path, "offset + size", clone);

@@ -131,12 +131,21 @@ static int apply_list(struct job *job, const struct opt_list *l, const char *job
 		int ret = option_set_at(&job->o, base, def, kv->value, err, sizeof(err));
 		if (ret) {
 			char what[300];
-			snprintf(what, sizeof(what), "%s: ", def->name);
+			snprintf(what, sizeof(what), "%.200s: ", kv->name); /* as the user spelled it */
 			report(kv, jobname, what, err);
 			return ret;
 		}
 	}
 	return 0;
+}
+
+/* Options fio takes and ignores in a job, which a user may well have meant otherwise. */
+static void note_ignored(const struct opt_list *const *lists, size_t n, const char *jobname)
+{
+	const struct opt_kv *dir = last_given(lists, n, "dir");
+	if (dir)
+		report(dir, jobname, "note: dir= is an option of fio's tiobench profile; fio and iobench ignore it "
+				     "in a job (the job's directory is directory=)", "");
 }
 
 int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
@@ -145,11 +154,14 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	struct job_opts *o = &job->o;
 	char name[sizeof(o->name)];
 
+	/* As fio: the section's name, unless the section says name= (the last one wins); a
+	 * name= in [global] names no job. On the command line, --name starts the job. */
 	snprintf(name, sizeof(name), "%s", o->name);
-	if (!name[0])
-		for (size_t k = 0; k < job->given.n; k++)
-			if (!strcmp(job->given.v[k].name, "name") && job->given.v[k].value)
-				snprintf(name, sizeof(name), "%s", job->given.v[k].value);
+	char section[sizeof(o->section)];
+	snprintf(section, sizeof(section), "%s", o->section[0] ? o->section : o->name);
+	for (size_t k = 0; k < job->given.n; k++)
+		if (!strcmp(job->given.v[k].name, "name") && job->given.v[k].value)
+			snprintf(name, sizeof(name), "%s", job->given.v[k].value);
 	/* The engine first: an unsupported engine is the reason, not its own options. */
 	const struct opt_kv *eng = last_given(lists, 3, "ioengine");
 	const char *engine = eng && eng->value ? eng->value : "psync";
@@ -178,10 +190,14 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 		if (ret)
 			return ret;
 	}
-	/* A job's name is its section's; a name= option inside a section does not rename it. */
-	snprintf(o->name, sizeof(o->name), "%s", name);
-	if (o->gtod_reduce) /* as fio: no latencies, no bandwidth samples */
-		o->disable_lat = o->disable_clat = o->disable_slat = o->disable_bw = true;
+	snprintf(o->name, sizeof(o->name), "%s", name); /* not [global]'s name= */
+	snprintf(o->section, sizeof(o->section), "%s", section[0] ? section : name);
+	note_ignored(lists, 3, name);
+	/* As fio 3.33: no latencies. Its manual says bandwidth too, but fio still samples
+	 * bandwidth and IOPS (bw_mean, iops_mean, the "bw (KiB/s)" and "iops" lines), which
+	 * kubestr and others read from gtod_reduce=1 jobs. */
+	if (o->gtod_reduce)
+		o->disable_lat = o->disable_clat = o->disable_slat = true;
 	char why[400] = "";
 	if (engine_resolve(job->ops, o, job->eng_opts, why, sizeof(why))) {
 		fprintf(stderr, "iobench: job '%s': %s\n", name, why[0] ? why : "invalid engine options");

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/verify.h"
+
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_TRIM = 2, DDIR_NR = 3 };
 
 /* rw= values; the low bits say which directions, RW_RANDOM says random offsets. */
@@ -66,6 +68,8 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum clocksource { CLK_AUTO, CLK_GETTIMEOFDAY, CLK_CLOCK_GETTIME, CLK_CPU };
+/* random_generator= (the values of its words in core/option_table.c) */
+enum rand_gen { GEN_TAUSWORTHE = 0, GEN_LFSR = 1, GEN_TAUSWORTHE64 = 2 };
 /* continue_on_error kinds */
 enum { CONT_READ = 1, CONT_WRITE = 2, CONT_VERIFY = 4, CONT_ALL = 7 };
 
@@ -74,6 +78,7 @@ enum { CONT_READ = 1, CONT_WRITE = 2, CONT_VERIFY = 4, CONT_ALL = 7 };
 /* Resolved options of one job section. Fixed-size strings keep it copyable. */
 struct job_opts {
 	char name[256];
+	char section[256];         /* $jobname in file names: the section's name even after name=, as fio */
 	char description[256];
 	char filename[PATH_MAX];   /* one name, or several joined with ':' */
 	char directory[PATH_MAX];
@@ -108,7 +113,7 @@ struct job_opts {
 	unsigned rwmixread;
 	unsigned pct_random[DDIR_NR];
 	uint64_t randseed;
-	unsigned random_generator;
+	unsigned random_generator; /* enum rand_gen */
 	struct distribution dist;
 	/* time and pacing */
 	uint64_t runtime_us;       /* 0 = no limit */
@@ -144,12 +149,15 @@ struct job_opts {
 	bool thread, unlink, create_on_open, allow_file_create, randrepeat, randseed_set;
 	bool norandommap, end_fsync, fsync_on_close, invalidate, zero_buffers, refill_buffers;
 	bool scramble_buffers, exitall, exitall_on_error, readonly;
+	bool overwrite;            /* writers' files are laid out with data first */
+	bool disk_util;            /* the disks behind its files are reported */
 	/* verify */
 	unsigned verify;           /* enum verify_type (core/checksum.h) */
 	unsigned verify_pattern_len;
 	unsigned char verify_pattern[PATTERN_MAX];
 	uint64_t verify_interval, verify_offset, verify_backlog;
 	bool do_verify, verify_only, verify_fatal;
+	struct verify_opts vopt;   /* core/verify.h */
 	/* logs */
 	char bw_log[PATH_MAX], iops_log[PATH_MAX], lat_log[PATH_MAX], hist_log[PATH_MAX];
 	uint64_t log_avg_msec, log_hist_msec;

@@ -66,8 +66,8 @@ static uint64_t path_need(const struct run_ctx *rc, unsigned g, const char *path
 				continue;
 			if (f->file_size > need)
 				need = f->file_size;
-			if (job_has_dir(&job->o, DDIR_READ))
-				*reads = true;
+			if (job_has_dir(&job->o, DDIR_READ) || (job->o.overwrite && job_writes(&job->o)))
+				*reads = true; /* overwrite=1: data to overwrite, as for a reader */
 		}
 	}
 	return need;

@@ -9,8 +9,11 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/debug.h"
+#include "core/idle.h"
 #include "core/options.h"
 #include "core/outfile.h"
+#include "core/prog.h"
 #include "core/run.h"
 #include "core/signals.h"
 #include "report/report.h"
@@ -18,7 +21,9 @@
 struct monitor_out {
 	FILE *out;
 	struct outfile *of;
-	bool eta_shown;
+	bool eta_shown;   /* an ETA line is on stderr without its newline */
+	bool eta_tty;     /* stderr is a terminal: lines overwrite each other */
+	int eta_len;      /* the last line's length, for the next to cover */
 };
 
 static int report_all(FILE *out, const struct run_ctx *rc);
@@ -51,11 +56,18 @@ static bool output_alive(void *arg)
 	return false;
 }
 
-static void eta_line(const struct run_ctx *rc, const struct run_progress *p, void *arg)
+/* On a terminal each line overwrites the last, and --eta-newline's stay. Elsewhere (a log,
+ * kubectl logs) with --eta-newline only those are printed, each on its own line. */
+static void eta_line(const struct run_ctx *rc, const struct run_progress *p, bool newline, void *arg)
 {
 	struct monitor_out *mo = arg;
-	report_eta(stderr, p);
-	mo->eta_shown = true;
+	bool lines_only = !mo->eta_tty && rc->cfg->prog.eta_newline_ms;
+	if (lines_only && !newline)
+		return;
+	mo->eta_len = report_eta(stderr, p, lines_only ? 0 : mo->eta_len, !lines_only, newline);
+	mo->eta_shown = !newline;
+	if (newline)
+		mo->eta_len = 0;
 }
 
 static int report_all(FILE *out, const struct run_ctx *rc)
@@ -251,6 +263,33 @@ static int report_run(const struct run_cfg *cfg, FILE *out, const struct sweep_p
 	return rep_err ? 1 : 0;
 }
 
+/* The groups with the monitor (ETA, status reports, a lost reader) and the idleness
+ * profiler around them; then what the trigger and --bandwidth-log wrote. The run's error. */
+static int execute(struct run_ctx *rc, struct idle_prof *ip, struct signal_watch *sw, struct outfile *of, bool quiet)
+{
+	const struct run_cfg *cfg = rc->cfg;
+	struct monitor_out mo = { of->f, of, false, isatty(STDERR_FILENO), 0 };
+	/* --eta-newline asks for the lines: shown unless --eta=never (fio needs --eta=always). */
+	rc->eta = !quiet && (cfg->eta > 0 || (cfg->eta == 0 && (mo.eta_tty || cfg->prog.eta_newline_ms)));
+	rc->status_interval_ms = quiet ? 0 : cfg->status_interval_ms;
+	rc->status_cb = status_report;
+	rc->output_cb = output_alive;
+	rc->eta_cb = eta_line;
+	rc->cb_arg = &mo;
+	idle_begin(ip);
+	int run_err = run_execute(rc, (cfg->formats & FMT_NORMAL) ? of->f : NULL);
+	idle_stop(ip);
+	rc->cb_arg = NULL;
+	if (rc->mon.trigger_err && !run_err)
+		run_err = 1; /* the trigger's command or state files failed */
+	signals_reporting(sw);
+	if (mo.eta_shown)
+		fprintf(stderr, "\n");
+	if (cfg->prog.bandwidth_log && !quiet && monitor_write_agg_logs(rc) && !run_err)
+		run_err = 1;
+	return run_err;
+}
+
 /* Prepare, run and report one configuration. Returns the exit status it deserves. */
 static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_point *sp, int *signal_out,
 		    const char *cmdline, bool *reported)
@@ -258,6 +297,7 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 	FILE *out = of->f;
 	struct run_ctx rc = { 0 };
 	struct signal_watch sw = { 0 };
+	struct idle_prof ip = { 0 };
 	int status = 1;
 	const struct cluster *cl = cfg->cluster;
 	bool quiet = cluster_rank(cl) != 0; /* in a cluster, rank 0 reports */
@@ -270,8 +310,12 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 		status = 0;
 		goto out;
 	}
+	prog_debug_prepared(&rc);
 	if (signals_start(&sw, &rc.stop, &rc.interrupted, &rc.status_request))
 		fprintf(stderr, "iobench: cannot watch signals; Ctrl-C will not print results\n");
+	/* After the watcher: the profiler's threads block the signals as this one does. */
+	if (cfg->prog.idle_prof && idle_start(&ip, cfg->prog.idle_prof))
+		goto out;
 	char label[512] = "";
 	if (sp) {
 		sweep_label(label, sizeof(label), cfg, sp);
@@ -284,17 +328,7 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 		fprintf(stderr, "iobench: out of memory: no header\n");
 	else if (normal)
 		report_normal_header(out, &rc.results);
-	struct monitor_out mo = { out, of, false };
-	rc.eta = !quiet && (cfg->eta > 0 || (cfg->eta == 0 && isatty(STDERR_FILENO)));
-	rc.status_interval_ms = quiet ? 0 : cfg->status_interval_ms;
-	rc.status_cb = status_report;
-	rc.output_cb = output_alive;
-	rc.eta_cb = eta_line;
-	rc.cb_arg = &mo;
-	int run_err = run_execute(&rc, normal ? out : NULL);
-	signals_reporting(&sw);
-	if (mo.eta_shown)
-		fprintf(stderr, "\n");
+	int run_err = execute(&rc, &ip, &sw, of, quiet);
 	if (run_summarize(&rc)) {
 		fprintf(stderr, "iobench: out of memory while summing up\n");
 		goto out;
@@ -303,6 +337,8 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 		fprintf(stderr, "iobench: cannot gather the ranks' results\n");
 		goto out;
 	}
+	rc.results.idle = ip.res;
+	prog_debug_disks(&rc);
 	if (quiet) { /* the other ranks' results went to rank 0 */
 		int sig = atomic_load(&rc.interrupted);
 		*signal_out = sig;
@@ -318,6 +354,8 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 	status = sig ? 128 + sig : run_err || rep_err ? 1 : 0;
 out:
 	signals_stop(&sw);
+	idle_stop(&ip);
+	idle_free(&ip);
 	run_ctx_free(&rc);
 	return status;
 }
@@ -342,7 +380,7 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, struct 
 		if (pass == 1 && json)
 			fprintf(out, "{\n  \"iobench sweep\" : [\n");
 		for (unsigned i = 0; i < total; i++) {
-			struct run_cfg cfg = { 0 };
+			struct run_cfg cfg = { .prog.reparse = true }; /* main's parse said its notes */
 			struct sweep_point sp = { first, { 0 }, i, total, pass ? col : NULL };
 			if (cli_parse(argc, argv, &cfg, stdout) != CLI_RUN) {
 				run_cfg_free(&cfg);
@@ -438,6 +476,18 @@ static int close_report(const struct run_cfg *cfg, struct outfile *of, bool repo
 	return status ? status : 1;
 }
 
+/* --idle-prof=calibrate: 0, or 1 after a line. */
+static int calibrate_only(void)
+{
+	struct idle_prof ip;
+	int ret = idle_start(&ip, IDLE_CALIBRATE);
+	idle_stop(&ip);
+	if (!ret)
+		report_idle_calibration(stdout, &ip.res);
+	idle_free(&ip);
+	return ret ? 1 : 0;
+}
+
 /* --merge, --compare, --showcmd: no run. Returns the exit status, or -1 to go on. */
 static int other_modes(struct run_cfg *cfg)
 {
@@ -484,9 +534,20 @@ static int iobench_main(int argc, char **argv, const struct cluster *cl)
 		status = cr == CLI_EXIT_OK ? 0 : 1;
 		goto out_cfg;
 	}
+	if (cfg.prog.idle_prof == IDLE_CALIBRATE) { /* fio: the unit of work's time, then exit */
+		status = calibrate_only();
+		goto out_cfg;
+	}
 	status = other_modes(&cfg);
 	if (status >= 0)
 		goto out_cfg;
+	if (cfg.prog.daemonize) { /* the parent ends here, the child runs */
+		int d = prog_daemonize(&cfg);
+		if (d) {
+			status = d > 0 ? 0 : 1;
+			goto out_cfg;
+		}
+	}
 	/* --output=FILE.html without --output-format: the HTML page. */
 	size_t olen = cfg.output_path ? strlen(cfg.output_path) : 0;
 	if (olen > 5 && !strcmp(cfg.output_path + olen - 5, ".html") && !cfg.formats_given)
@@ -505,6 +566,7 @@ static int iobench_main(int argc, char **argv, const struct cluster *cl)
 	}
 	free(cmdline);
 	status = close_report(&cfg, &of, reported, status);
+	prog_daemon_end(&cfg);
 out_cfg:
 	if (fflush(stdout) == EOF && !status) { /* --merge, --compare, --help... */
 		fprintf(stderr, "iobench: stdout: %s\n", strerror(errno));

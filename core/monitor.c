@@ -1,11 +1,24 @@
-/* The monitor: while a group runs, the main thread shows progress (the ETA line) and,
- * with --status-interval, reports built from the clones' published copies. */
+/* The monitor: while a group runs, the main thread shows progress (the ETA line every
+ * --eta-interval, on its own line every --eta-newline), samples the aggregate bandwidth
+ * (--bandwidth-log), watches the trigger (--trigger-file, --trigger-timeout) and, with
+ * --status-interval, reports built from the clones' published copies. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/clock.h"
+#include "core/debug.h"
+#include "core/outfile.h"
 #include "core/run.h"
+
+extern char **environ;
 
 static char state_letter(const struct job_opts *o, int state)
 {
@@ -109,4 +122,203 @@ void run_use_snapshots(struct run_ctx *rc, bool on)
 		c->status_copy = t;
 		c->status_swapped = on;
 	}
+}
+
+/* ---- ETA timing and the aggregate bandwidth log ---- */
+
+static uint64_t eta_interval_ns(const struct run_ctx *rc)
+{
+	uint64_t ms = rc->cfg->prog.eta_interval_ms;
+	return (ms ? ms : 1000) * NS_PER_MS;
+}
+
+void monitor_start(struct run_ctx *rc, uint64_t now)
+{
+	struct monitor_state *m = &rc->mon;
+	const struct prog_flags *pf = &rc->cfg->prog;
+	m->next_eta_ns = now + eta_interval_ns(rc);
+	if (!m->last_newline_ns)
+		m->last_newline_ns = rc->start_ns + pf->eta_newline_ms * NS_PER_MS;
+	if (debug_on(pf->debug.mask, DBG_HELPERTHREAD))
+		debug_print(DBG_HELPERTHREAD, "monitor: eta %s every %" PRIu64 "ms%s, status every %" PRIu64 "ms, "
+			    "trigger %s\n", rc->eta ? "on" : "off", (uint64_t)(eta_interval_ns(rc) / NS_PER_MS),
+			    pf->bandwidth_log ? " with the aggregate log" : "", rc->status_interval_ms,
+			    prog_trigger_on(pf) ? "watched" : "off");
+}
+
+static void agg_add(struct monitor_state *m, uint64_t t_ms, const struct run_progress *p)
+{
+	if (m->nagg == m->cap_agg) {
+		size_t cap = m->cap_agg ? m->cap_agg * 2 : 64;
+		struct agg_sample *a = realloc(m->agg, cap * sizeof(*a));
+		if (!a)
+			return; /* the log misses a sample; the run goes on */
+		m->agg = a;
+		m->cap_agg = cap;
+	}
+	struct agg_sample *s = &m->agg[m->nagg++];
+	s->t_ms = t_ms;
+	for (int d = 0; d < DDIR_NR; d++)
+		s->kib_s[d] = p->bw[d] / 1024;
+}
+
+/* The ETA line and the aggregate sample, every --eta-interval. */
+static void eta_tick(struct run_ctx *rc, uint64_t now)
+{
+	struct monitor_state *m = &rc->mon;
+	const struct prog_flags *pf = &rc->cfg->prog;
+	bool show = rc->eta && rc->eta_cb;
+	if ((!show && !pf->bandwidth_log) || now < m->next_eta_ns)
+		return;
+	struct run_progress p;
+	run_progress_get(rc, &p);
+	bool newline = pf->eta_newline_ms && now >= m->last_newline_ns;
+	if (newline) /* on a schedule, so that the monitor's 20 ms naps do not make it drift */
+		while (m->last_newline_ns <= now)
+			m->last_newline_ns += pf->eta_newline_ms * NS_PER_MS;
+	if (show)
+		rc->eta_cb(rc, &p, newline, rc->cb_arg);
+	if (pf->bandwidth_log)
+		agg_add(m, (now - rc->start_ns) / NS_PER_MS, &p);
+	uint64_t step = eta_interval_ns(rc);
+	m->next_eta_ns += step;
+	if (m->next_eta_ns <= now)
+		m->next_eta_ns = now + step;
+}
+
+int monitor_write_agg_logs(const struct run_ctx *rc)
+{
+	static const char *const names[DDIR_NR] = { "agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log" };
+	const struct monitor_state *m = &rc->mon;
+	int bad = 0;
+	for (int d = 0; d < DDIR_NR; d++) {
+		struct outfile of;
+		int ret = outfile_open(&of, names[d]);
+		for (size_t i = 0; !ret && i < m->nagg; i++)
+			fprintf(of.f, "%" PRIu64 ", %" PRIu64 ", %d, 0, 0\n", m->agg[i].t_ms, m->agg[i].kib_s[d], d);
+		if (!ret)
+			ret = outfile_close(&of, true);
+		if (ret) {
+			fprintf(stderr, "iobench: --bandwidth-log: cannot write '%s': %s\n", names[d], strerror(-ret));
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+/* ---- the trigger ---- */
+
+/* A job's name in a file name: no '/'. */
+static void safe_name(char *out, size_t len, const char *name)
+{
+	snprintf(out, len, "%s", name);
+	for (char *c = out; *c; c++)
+		if (*c == '/')
+			*c = '_';
+}
+
+/* fio's names (local-JOB-N-verify.state), iobench's text: what each clone had completed. */
+static int write_states(const struct run_ctx *rc)
+{
+	const char *dir = rc->cfg->prog.aux_path ? rc->cfg->prog.aux_path : ".";
+	int bad = 0;
+	for (size_t i = 0; i < rc->nclones; i++) {
+		const struct clone_result *c = &rc->clones[i];
+		const char *job = rc->cfg->jobs[c->job].o.name;
+		char name[300], path[PATH_MAX];
+		safe_name(name, sizeof(name), job);
+		snprintf(path, sizeof(path), "%s/local-%s-%u-verify.state", dir, name, c->clone);
+		struct outfile of;
+		int ret = outfile_open(&of, path);
+		if (!ret) {
+			fprintf(of.f, "# iobench write state at the trigger: what the clone had completed (at least: the "
+				      "counts are published every 100 ms)\njob=%s\nclone=%u\n", job, c->clone);
+			static const char *const dn[DDIR_NR] = { "read", "write", "trim" };
+			for (int d = 0; d < DDIR_NR; d++)
+				fprintf(of.f, "%s_ios=%" PRIu64 "\n%s_bytes=%" PRIu64 "\n", dn[d],
+					(uint64_t)atomic_load(&c->progress.ios[d]), dn[d],
+					(uint64_t)atomic_load(&c->progress.bytes[d]));
+			ret = outfile_close(&of, true);
+		}
+		if (ret) {
+			fprintf(stderr, "iobench: trigger: cannot write the state file '%s': %s\n", path, strerror(-ret));
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+/* --trigger=CMD through sh -c, with the signals iobench blocks or ignores back to normal. */
+static int run_trigger_cmd(const char *cmd)
+{
+	posix_spawnattr_t attr;
+	sigset_t none, all;
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &all);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
+	pid_t pid;
+	int err = posix_spawn(&pid, "/bin/sh", NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	if (err) {
+		fprintf(stderr, "iobench: --trigger: cannot run '%s': %s\n", cmd, strerror(err));
+		return 1;
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (WIFEXITED(st))
+		fprintf(stderr, "iobench: --trigger: '%s' exited with status %d\n", cmd, WEXITSTATUS(st));
+	else
+		fprintf(stderr, "iobench: --trigger: '%s' ended by signal %d\n", cmd, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return 1;
+}
+
+/* As fio: the write state saved, the trigger file removed, the jobs stopped, the command
+ * run. The results so far are reported; no further group starts. */
+static void trigger_fire(struct run_ctx *rc, const char *why)
+{
+	const struct prog_flags *pf = &rc->cfg->prog;
+	struct monitor_state *m = &rc->mon;
+	m->triggered = true;
+	fprintf(stderr, "iobench: trigger: %s; write state saved in %s, the jobs stop%s\n", why,
+		pf->aux_path ? pf->aux_path : "the current directory", pf->trigger_cmd ? ", running the command" : "");
+	int bad = write_states(rc);
+	if (pf->trigger_file && unlink(pf->trigger_file) < 0 && errno != ENOENT) {
+		fprintf(stderr, "iobench: --trigger-file: cannot remove '%s': %s\n", pf->trigger_file, strerror(errno));
+		bad = 1;
+	}
+	atomic_store(&rc->stop, true);
+	if (pf->trigger_cmd)
+		bad |= run_trigger_cmd(pf->trigger_cmd);
+	m->trigger_err = bad;
+}
+
+static void trigger_tick(struct run_ctx *rc, uint64_t now)
+{
+	const struct prog_flags *pf = &rc->cfg->prog;
+	struct monitor_state *m = &rc->mon;
+	if (!prog_trigger_on(pf) || m->triggered || now < m->next_trigger_check_ns)
+		return;
+	m->next_trigger_check_ns = now + 100 * NS_PER_MS; /* a stat(2) ten times a second */
+	char why[PATH_MAX + 64];
+	struct stat st;
+	if (pf->trigger_file && stat(pf->trigger_file, &st) == 0) {
+		snprintf(why, sizeof(why), "'%s' exists", pf->trigger_file);
+		trigger_fire(rc, why);
+	} else if (pf->trigger_timeout_ms && now - rc->start_ns >= pf->trigger_timeout_ms * NS_PER_MS) {
+		snprintf(why, sizeof(why), "%" PRIu64 "ms have passed (--trigger-timeout)", pf->trigger_timeout_ms);
+		trigger_fire(rc, why);
+	}
+}
+
+void monitor_tick(struct run_ctx *rc, uint64_t now)
+{
+	trigger_tick(rc, now);
+	eta_tick(rc, now);
 }

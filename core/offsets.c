@@ -141,6 +141,14 @@ static uint64_t zoned_block(struct wstate *s, struct wfile *f)
 	return rng_below(&s->rng, n);
 }
 
+/* norandommap: offsets drawn independently, so blocks repeat and others are missed. Not
+ * with random_generator=lfsr: fio's LFSR is a full-period sequence, which visits every
+ * block once per pass with or without the map, and so does the permutation here. */
+static bool may_repeat(const struct job_opts *o)
+{
+	return o->norandommap && o->random_generator != GEN_LFSR;
+}
+
 static uint64_t random_block(struct wstate *s, struct wfile *f, uint64_t len)
 {
 	const struct job_opts *o = s->o;
@@ -151,7 +159,7 @@ static uint64_t random_block(struct wstate *s, struct wfile *f, uint64_t len)
 			b = zoned_block(s, f);
 		else if (o->dist.type != DIST_RANDOM)
 			b = skewed_block(s, f);
-		else if (o->norandommap)
+		else if (may_repeat(o))
 			b = rng_below(&s->rng, f->blocks ? f->blocks : 1);
 		else if ((b = perm_next(&f->perm)) == UINT64_MAX) {
 			file_new_pass(s, f);
@@ -159,7 +167,7 @@ static uint64_t random_block(struct wstate *s, struct wfile *f, uint64_t len)
 		}
 		if (b * s->off.granule + len <= usable)
 			return b * s->off.granule;
-		if (o->dist.type != DIST_RANDOM || o->norandommap)
+		if (o->dist.type != DIST_RANDOM || may_repeat(o))
 			return usable - len; /* skewed picks near the end: clamp */
 	}
 }

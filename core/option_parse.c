@@ -187,14 +187,16 @@ int opt_parse_rwmixwrite(struct job_opts *o, const struct option_def *d, const c
 /* size=, offset=, offset_increment=: bytes, or N% (stored in the unsigned after it). */
 int opt_parse_size_pct(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
 {
-	size_t len = strlen(v);
+	size_t len = strlen(v), digits = len;
 	uint64_t *bytes = FIELD(o, d, uint64_t);
 	unsigned *pct = (unsigned *)(bytes + 1);
-	if (len && v[len - 1] == '%') {
+	while (digits && v[digits - 1] == '%')
+		digits--; /* "100%%", as fio-plot writes it (a %% in a job file): fio reads 100% */
+	if (digits < len) {
 		char buf[32];
 		int64_t p;
-		snprintf(buf, sizeof(buf), "%.*s", (int)(len - 1), v);
-		if (len > sizeof(buf) || parse_int(buf, 1, 100, &p)) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)digits, v);
+		if (digits >= sizeof(buf) || parse_int(buf, 1, 100, &p)) {
 			snprintf(e, n, "'%.*s%s' is not a percentage from 1%% to 100%%", SHOWN(v));
 			return -ERANGE;
 		}

@@ -2,7 +2,6 @@
  * range and help. Order is the order of --cmdhelp=all and docs/options.md. */
 #include <stddef.h>
 
-#include "core/checksum.h"
 #include "core/options.h"
 
 #define OFF(f) offsetof(struct job_opts, f)
@@ -18,7 +17,6 @@
 #define C_UNIT "Units and placement"
 #define C_REP "Reporting"
 #define C_LOG "Logs"
-#define C_VER "Verify"
 #define C_NOT "fio options iobench does not carry out yet"
 
 #define STR(n, f, d, c, h) { .name = n, .type = OPT_STR, .offset = OFF(f), .size = SZ(f), .def = d, .category = c, .help = h }
@@ -90,30 +88,6 @@ static const struct choice generator_choices[] = {
 	{ "tausworthe64", 2, "Accepted: as above" },
 	{ NULL, 0, NULL },
 };
-static const struct choice verify_choices[] = {
-	{ "0", VERIFY_NONE, "No verify" },
-	{ "none", VERIFY_NONE, "No verify" },
-	{ "md5", VERIFY_MD5, "MD5 (OpenSSL)" },
-	{ "crc32c", VERIFY_CRC32C, "CRC32C (ISA-L)" },
-	{ "crc32c-intel", VERIFY_CRC32C, "CRC32C (ISA-L picks the fastest instructions)" },
-	{ "crc64", VERIFY_CRC64, "CRC64 ECMA (ISA-L)" },
-	{ "crc16", VERIFY_CRC16, "CRC16 T10-DIF (ISA-L)" },
-	{ "xxhash", VERIFY_XXHASH, "XXH64 (libxxhash)" },
-	{ "sha1", VERIFY_SHA1, "SHA-1 (OpenSSL)" },
-	{ "sha256", VERIFY_SHA256, "SHA-256 (OpenSSL)" },
-	{ "sha512", VERIFY_SHA512, "SHA-512 (OpenSSL)" },
-	{ "pattern", VERIFY_PATTERN, "Compare with verify_pattern" },
-	{ "meta", VERIFY_META, "Only the header: magic, length and offset" },
-	{ "null", VERIFY_NONE, "Accepted: no verify" },
-	{ "crc32", VERIFY_CRC32, "CRC32 (ISA-L, the gzip polynomial)" },
-	{ "sha224", VERIFY_SHA224, "SHA-224 (OpenSSL)" },
-	{ "sha384", VERIFY_SHA384, "SHA-384 (OpenSSL)" },
-	{ "sha3-224", VERIFY_SHA3_224, "SHA3-224 (OpenSSL)" },
-	{ "sha3-256", VERIFY_SHA3_256, "SHA3-256 (OpenSSL)" },
-	{ "sha3-384", VERIFY_SHA3_384, "SHA3-384 (OpenSSL)" },
-	{ "sha3-512", VERIFY_SHA3_512, "SHA3-512 (OpenSSL)" },
-	{ NULL, 0, NULL },
-};
 static const struct choice unified_choices[] = {
 	{ "none", UNIFIED_NONE, "Reads, writes and trims apart" },
 	{ "0", UNIFIED_NONE, "Same as none" },
@@ -154,7 +128,7 @@ const struct option_def option_table[] = {
 	     "Size of each file; a range picks a random size per file"),
 	{ .name = "io_size", .alias = "io_limit", .type = OPT_SIZE, .offset = OFF(io_size), .category = C_FILE,
 	  .help = "Bytes of I/O to do, independent of the region size" },
-	{ .name = "offset", .type = OPT_FUNC, .offset = OFF(offset), .parse = opt_parse_size_pct,
+	{ .name = "offset", .alias = "fileoffset", .type = OPT_FUNC, .offset = OFF(offset), .parse = opt_parse_size_pct,
 	  .syntax = "size, or N%", .category = C_FILE, .help = "Start of the region in each file" },
 	{ .name = "offset_increment", .type = OPT_FUNC, .offset = OFF(offset_increment),
 	  .parse = opt_parse_size_pct, .syntax = "size, or N%", .category = C_FILE,
@@ -170,6 +144,10 @@ const struct option_def option_table[] = {
 	BOOL("create_on_open", create_on_open, "0", C_FILE, "Create files when first opened, not before"),
 	BOOL("allow_file_create", allow_file_create, "1", C_FILE, "May create files that do not exist"),
 	CHOICE("fallocate", fallocate, fallocate_choices, "native", C_FILE, "How new files are allocated"),
+	BOOL("overwrite", overwrite, "0", C_FILE,
+	     "A writing job's files are first laid out with data, so that writes overwrite it"),
+	NOOP("dir", C_FILE, "Accepted and ignored, as fio does: an option of fio's tiobench profile, "
+	     "not the job's directory (that is directory=)"),
 
 	{ .name = "rw", .alias = "readwrite", .type = OPT_FUNC, .offset = OFF(rw), .parse = opt_parse_rw,
 	  .def = "read", .syntax = "read|write|randread|randwrite|rw|randrw[:N]", .category = C_PAT,
@@ -260,7 +238,7 @@ const struct option_def option_table[] = {
 
 	STR("ioengine", ioengine, "psync", C_ENG, "I/O engine (iobench --enghelp lists them, and their options)"),
 	UINT("iodepth", iodepth, "1", 1, 65536, C_ENG, "Number of I/Os to keep in flight"),
-	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .type = OPT_UINT,
+	{ .name = "iodepth_batch", .alias = "iodepth_batch_submit", .type = OPT_UINT,
 	  .offset = OFF(iodepth_batch_submit), .def = "1", .min = 0, .max = 65536, .category = C_ENG,
 	  .help = "I/Os to queue before submitting them together" },
 	{ .name = "iodepth_batch_complete_min", .alias = "iodepth_batch_complete", .type = OPT_UINT,
@@ -298,17 +276,7 @@ const struct option_def option_table[] = {
 	{ .name = "disable_bw_measurement", .alias = "disable_bw", .type = OPT_BOOL, .offset = OFF(disable_bw),
 	  .def = "0", .category = C_REP, .help = "Do not sample bandwidth and IOPS" },
 	BOOL("gtod_reduce", gtod_reduce, "0", C_REP, "Measure no latencies, take fewer clock readings"),
-	CHOICE("verify", verify, verify_choices, "0", C_VER, "Write checksummed data and read it back to check it"),
-	{ .name = "verify_pattern", .type = OPT_FUNC, .offset = OFF(verify_pattern), .size = SZ(verify_pattern),
-	  .parse = opt_parse_pattern, .syntax = "0xHEX | 'text' | number", .category = C_VER,
-	  .help = "Fill written data with this pattern (verify=pattern checks it)" },
-	BOOL("do_verify", do_verify, "1", C_VER, "Run the verify phase after writing"),
-	BOOL("verify_only", verify_only, "0", C_VER, "Do not write: only verify what an earlier run wrote"),
-	BOOL("verify_fatal", verify_fatal, "0", C_VER, "Stop at the first block that fails"),
-	SIZE("verify_interval", verify_interval, NULL, C_VER, "Bytes each checksum covers (default: the block size)"),
-	SIZE("verify_offset", verify_offset, NULL, C_VER, "Where in each interval the verify header goes"),
-	U64("verify_backlog", verify_backlog, NULL, 0, INT64_MAX, C_VER, "Verify after every N writes, not at the end"),
-	NOOP("verify_async", C_VER, "Accepted: iobench verifies in the job's own thread"),
+	BOOL("disk_util", disk_util, "1", C_REP, "Report the utilization of the disks behind the job's files"),
 	FUNC("write_bw_log", bw_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
 	     "Bandwidth log: PREFIX_bw.N.log"),
 	FUNC("write_iops_log", iops_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
@@ -324,9 +292,6 @@ const struct option_def option_table[] = {
 	NOOP("create_serialize", C_FILE, "Accepted: iobench lays files out before a group starts"),
 	NOOP("unique_filename", C_FILE, "Accepted: only matters for fio's client/server mode"),
 
-	NOT("verify_dump", "Dump blocks that fail verification"),
-	NOT("verify_state_save", "Save the verify state"),
-	NOT("verify_state_load", "Load the verify state"),
 	NOT("trim_percentage", "Trim verified blocks"),
 	NOT("zonemode", "Zoned block devices"),
 	NOT("zonesize", "Zone size"),
@@ -385,7 +350,6 @@ const struct option_def option_table[] = {
 	NOT("sync_file_range", "sync_file_range(2) every N writes"),
 	NOT("write_barrier", "Barrier writes"),
 	NOT("trim_backlog", "Trim backlog"),
-	NOT("experimental_verify", "Experimental verify"),
 	NOT("replay_redirect", "Replay onto another device"),
 	NOT("read_iolog", "Replay an I/O log"),
 	NOT("write_iolog", "Record an I/O log"),
@@ -394,7 +358,10 @@ const struct option_def option_table[] = {
 
 /* The core's tables, in --cmdhelp's order: this one, then one per area (each in its own
  * file, so that areas grow apart). */
+extern const struct option_def options_verify[];
+
 const struct option_def *const option_tables[] = {
 	option_table,
+	options_verify,
 	NULL,
 };

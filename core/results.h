@@ -13,6 +13,7 @@
 #include "core/job.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"
+#include "core/version.h"
 
 #define DDIR_MIXED DDIR_NR /* the summed "mixed" slot of units and group summaries */
 
@@ -42,6 +43,7 @@ struct job_result {
 	const char *engine;            /* ioengine, as named */
 	unsigned depth;                /* iodepth in effect: 1 for a synchronous engine */
 	const char *bs_text;           /* bs as given (command line, [global], section), or "4k" */
+	struct opt_list options;       /* its own options as given, under fio's names (readwrite= is rw) */
 };
 
 /* One direction of a unit as printed: read, write, trim, or all of them summed (mixed). */
@@ -55,10 +57,13 @@ struct dir_result {
 	uint64_t clat_key_ns[KEY_PCT_NR];
 };
 
-/* One job block in the output: a clone, or all clones of a group_reporting job. */
+/* One job block in the output: a clone, or, as fio's group_reporting, the clones of a
+ * group's jobs summed (each clone of a group_reporting job joins the block before it when
+ * both are of one group; the block keeps the first one's name). */
 struct report_unit {
-	const struct job *job;
+	const struct job *job;          /* the first job in it */
 	const struct job_result *jr;    /* its job's facts */
+	const struct opt_list *options; /* JSON's "job options": the last job's in it, as fio */
 	struct thread_stats ts;
 	unsigned groupid;
 	unsigned nr_clones;
@@ -88,6 +93,17 @@ struct group_summary {
 	unsigned kb_base, unit_base, sig_figs;
 };
 
+/* --idle-prof: how much of each CPU the run left idle (fio's cpu_idleness; core/idle.c
+ * measures it). The arrays belong to the profiler, which outlives the report. */
+struct idle_result {
+	int mode;                  /* 0: not asked; 1: system; 2: percpu (also each CPU) */
+	double system_pct;         /* the CPUs' mean, 0..100 */
+	unsigned ncpus;
+	const unsigned *cpu;       /* the CPUs' numbers ("cpu-N") */
+	const double *cpu_pct;     /* each one's idleness, 0..100 */
+	double unit_mean_us, unit_stddev_us; /* the unit of work's time, over the calibration */
+};
+
 struct run_results {
 	/* known once the run is prepared: what the header shows (run_describe) */
 	struct job_result *jobs;
@@ -95,7 +111,7 @@ struct run_results {
 	size_t nclones;                   /* threads, on each rank */
 	unsigned nranks;                  /* 1, or the ranks of a cluster run */
 	struct cpu_limit cpu_limit;       /* cgroup quota and cpuset */
-	const struct opt_list *globals;   /* JSON's "global options" */
+	struct opt_list globals;          /* JSON's "global options", under fio's names */
 	/* after the run (run_summarize) */
 	struct report_unit *units;
 	size_t nunits;
@@ -106,6 +122,7 @@ struct run_results {
 	time_t end_time;
 	uint64_t end_ms;                  /* wall clock, for timestamp_ms */
 	bool clients;                     /* units come from every rank: fio's client_stats */
+	struct idle_result idle;          /* --idle-prof (set after run_summarize) */
 };
 
 /* What the ETA line shows of a running run. */

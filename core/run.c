@@ -59,6 +59,8 @@ void run_ctx_free(struct run_ctx *rc)
 	rc->job_done = NULL;
 	free(rc->hosts);
 	rc->hosts = NULL;
+	free(rc->mon.agg);
+	rc->mon.agg = NULL;
 	run_summary_free(rc);
 	disks_free(&rc->disks);
 	rc->clones = NULL;
@@ -110,9 +112,12 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 		fprintf(stderr, "iobench: job '%s': %s\n", o->name, why[0] ? why : strerror(-ret));
 		return ret;
 	}
-	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only)
-		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1\n",
-			o->name, ops->name, o->iodepth);
+	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only) {
+		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1%s\n",
+			o->name, ops->name, o->iodepth, cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
+		if (cfg->prog.warnings_fatal)
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -211,6 +216,11 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			job->o.time_based = false; /* nothing to bound it: as fio, run the size once */
 		total += job->o.numjobs;
 	}
+	if (cfg->prog.max_jobs && total > cfg->prog.max_jobs) {
+		fprintf(stderr, "iobench: --max-jobs=%u: the jobs start %zu threads (numjobs counted)\n",
+			cfg->prog.max_jobs, total);
+		return -E2BIG;
+	}
 	assign_groups(rc);
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		const struct job *job = &cfg->jobs[i];
@@ -232,8 +242,10 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		tsc_calibrate(&rc->tsc);
 	for (size_t i = 0; i < cfg->njobs && !rc->tsc.on; i++)
 		if (cfg->jobs[i].o.clocksource == CLK_CPU) {
-			fprintf(stderr, "iobench: job '%s': clocksource=cpu: no invariant TSC here; using clock_gettime\n",
-				cfg->jobs[i].o.name);
+			fprintf(stderr, "iobench: job '%s': clocksource=cpu: no invariant TSC here; using clock_gettime%s\n",
+				cfg->jobs[i].o.name, cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
+			if (cfg->prog.warnings_fatal)
+				return -EINVAL;
 			break;
 		}
 	rc->job_done = calloc(cfg->njobs ? cfg->njobs : 1, sizeof(*rc->job_done));
@@ -325,14 +337,15 @@ static void unlink_group_files(struct run_ctx *rc, unsigned g)
 	}
 }
 
-/* The main thread while a group runs: the ETA line every second, a status report every
- * --status-interval, until the group's threads are all done. */
+/* The main thread while a group runs: the ETA line every --eta-interval, a status report
+ * every --status-interval, until the group's threads are all done. */
 static void monitor_group(struct run_ctx *rc, unsigned started)
 {
 	uint64_t now = clock_now_ns();
-	uint64_t next_eta = now + NS_PER_SEC, next_status = now + rc->status_interval_ms * NS_PER_MS;
+	uint64_t next_status = now + rc->status_interval_ms * NS_PER_MS;
 	uint64_t asked_due = 0; /* SIGUSR1: when the workers have published copies */
 	unsigned ticks = 0;
+	monitor_start(rc, now);
 	while (atomic_load(&rc->threads_done) < started) {
 		clock_sleep_ns(20 * NS_PER_MS);
 		now = clock_now_ns();
@@ -348,18 +361,35 @@ static void monitor_group(struct run_ctx *rc, unsigned started)
 			rc->status_cb(rc, rc->cb_arg);
 			asked_due = 0;
 		}
-		if (rc->eta && rc->eta_cb && now >= next_eta) {
-			struct run_progress p;
-			run_progress_get(rc, &p);
-			rc->eta_cb(rc, &p, rc->cb_arg);
-			next_eta += NS_PER_SEC;
-		}
+		monitor_tick(rc, now); /* the ETA line, --bandwidth-log, the trigger */
 		if (rc->status_interval_ms && rc->status_cb && now >= next_status) {
 			rc->status_cb(rc, rc->cb_arg);
 			next_status += rc->status_interval_ms * NS_PER_MS;
 		}
 	}
 	atomic_store(&rc->threads_done, 0);
+}
+
+/* The worker of clone i: its job, files, seed, and what it shares with the run. */
+static void clone_worker(struct run_ctx *rc, size_t i, struct worker *w)
+{
+	const struct run_cfg *cfg = rc->cfg;
+	struct clone_result *c = &rc->clones[i];
+	const struct job *job = &cfg->jobs[c->job];
+	w->o = &job->o;
+	w->ops = job->ops;
+	w->eng_opts = job->eng_opts;
+	w->plan = &c->plan;
+	w->clone = c->clone;
+	w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;
+	w->seed = clone_seed(&job->o, c->job, c->gclone);
+	w->stop = &rc->stop;
+	w->io_jobs_left = &rc->io_jobs_left;
+	w->debug = debug_for_clone(&cfg->prog.debug, (unsigned)i);
+	w->warnings_fatal = cfg->prog.warnings_fatal;
+	w->ts = c->ts;
+	w->progress = &c->progress;
+	w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;
 }
 
 static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
@@ -395,19 +425,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 				atomic_fetch_sub(&rc->io_jobs_left, 1);
 			continue;
 		}
-		struct worker *w = &args[i].w;
-		w->o = &job->o;
-		w->ops = job->ops;
-		w->eng_opts = job->eng_opts;
-		w->plan = &c->plan;
-		w->clone = c->clone;
-		w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;
-		w->seed = clone_seed(&job->o, c->job, c->gclone);
-		w->stop = &rc->stop;
-		w->io_jobs_left = &rc->io_jobs_left;
-		w->ts = c->ts;
-		w->progress = &c->progress;
-		w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;
+		clone_worker(rc, i, &args[i].w);
 		args[i].rc = rc;
 		args[i].job = c->job;
 		args[i].waitee = find_waitee(rc, job);
@@ -450,7 +468,8 @@ static void find_disks(struct run_ctx *rc)
 {
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
-		if (engine_find(rc->cfg->jobs[c->job].o.ioengine)->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT))
+		const struct job_opts *o = &rc->cfg->jobs[c->job].o;
+		if (!o->disk_util || (engine_find(o->ioengine)->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
 			continue;
 		for (unsigned k = 0; k < c->plan.nfiles; k++)
 			if (disks_add_for_path(&rc->disks, c->plan.files[k].path))
@@ -470,7 +489,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 		int r = run_group(rc, g, notes);
 		if (r && !ret)
 			ret = r;
-		if (atomic_load(&rc->interrupted) || rc->output_lost)
+		if (atomic_load(&rc->interrupted) || rc->output_lost || rc->mon.triggered)
 			break;
 		atomic_store(&rc->stop, false); /* exitall ends its own group only */
 	}

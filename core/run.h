@@ -11,6 +11,7 @@
 #include "core/diskstats.h"
 #include "core/files.h"
 #include "core/job.h"
+#include "core/progflags.h"
 #include "core/results.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"
@@ -63,6 +64,7 @@ struct run_cfg {
 	unsigned nsections;
 	char *file_names[256];     /* job files read (owned), which opt_kv.file points into */
 	unsigned nfile_names;
+	struct prog_flags prog;    /* --debug, --idle-prof, --eta-newline, --trigger... */
 };
 
 /* Add an empty job to cfg; NULL if out of memory. */
@@ -82,6 +84,20 @@ struct clone_result {
 	struct clone_progress progress;
 	struct thread_stats *status_copy; /* status reports: what a report reads */
 	bool status_swapped;     /* ts and status_copy are swapped for a status report */
+};
+
+/* What the monitor keeps between its ticks (core/monitor.c). */
+struct agg_sample {
+	uint64_t t_ms;
+	uint64_t kib_s[DDIR_NR];
+};
+struct monitor_state {
+	uint64_t next_eta_ns, last_newline_ns;
+	struct agg_sample *agg;             /* --bandwidth-log: a sample per ETA interval */
+	size_t nagg, cap_agg;
+	uint64_t next_trigger_check_ns;
+	bool triggered;                     /* --trigger-file / --trigger-timeout fired: no further groups */
+	int trigger_err;                    /* the trigger's command or state files failed */
 };
 
 struct run_ctx {
@@ -106,16 +122,26 @@ struct run_ctx {
 	uint64_t status_interval_ms;        /* --status-interval; 0 = off */
 	bool eta;                           /* print the ETA line */
 	void (*status_cb)(struct run_ctx *rc, void *arg);
-	void (*eta_cb)(const struct run_ctx *rc, const struct run_progress *p, void *arg);
+	/* newline: --eta-newline's time has come, this line stays on its own */
+	void (*eta_cb)(const struct run_ctx *rc, const struct run_progress *p, bool newline, void *arg);
 	bool (*output_cb)(void *arg);       /* false: the report cannot reach anyone; stop */
 	bool output_lost;                   /* so it was: no further groups */
 	void *cb_arg;
 	atomic_uint threads_done;
 	uint64_t last_eta_bytes[DDIR_NR], last_eta_ios[DDIR_NR], last_eta_ns;
+	struct monitor_state mon;           /* core/monitor.c: ETA timing, the aggregate log, the trigger */
 };
 
 /* Free what run_describe and run_summarize made (before summarizing again). */
 void run_summary_free(struct run_ctx *rc);
+
+/* The monitor's work at one of its ticks (now): the ETA line and the aggregate log every
+ * --eta-interval, the trigger. Main thread, while a group runs. */
+void monitor_tick(struct run_ctx *rc, uint64_t now);
+/* A group starts: the first ETA line is an interval away. */
+void monitor_start(struct run_ctx *rc, uint64_t now);
+/* --bandwidth-log: agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log. 0, or 1 after a line. */
+int monitor_write_agg_logs(const struct run_ctx *rc);
 
 /* Gather the clones' published counters (main thread). */
 void run_progress_get(struct run_ctx *rc, struct run_progress *p);

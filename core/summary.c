@@ -48,7 +48,33 @@ static const char *option_text(const struct run_cfg *cfg, const struct job *job,
 	return v;
 }
 
-static void describe_job(struct job_result *jr, const struct job *job, const struct run_cfg *cfg)
+/* An option's row: the core's, the engine's (ops: the job's; NULL: any engine's). */
+static const struct option_def *row_of(const char *name, const struct engine_ops *ops)
+{
+	const struct option_def *d = option_find_core(name);
+	if (d || ops)
+		return d ? d : option_find_in(ops->options, name);
+	for (size_t i = 0; (ops = engine_by_index(i)); i++)
+		if ((d = option_find_in(ops->options, name)))
+			return d;
+	return NULL;
+}
+
+/* The options as given, named as fio prints them: the row's name for an alias
+ * (readwrite= is "rw", blocksize= "bs", timeout= "runtime"), as kubestr and fio-plot read. */
+static int fio_names(struct opt_list *dst, const struct opt_list *src, const struct engine_ops *ops)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		const struct opt_kv *kv = &src->v[i];
+		const struct option_def *d = row_of(kv->name, ops);
+		int ret = opt_list_add(dst, d ? d->name : kv->name, kv->value, kv->file, kv->line);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int describe_job(struct job_result *jr, const struct job *job, const struct run_cfg *cfg)
 {
 	const struct engine_ops *ops = engine_find(job->o.ioengine);
 	jr->job = job;
@@ -56,25 +82,34 @@ static void describe_job(struct job_result *jr, const struct job *job, const str
 	jr->engine = job->o.ioengine;
 	jr->depth = ops && (ops->flags & ENGINE_SYNC) ? 1 : job->o.iodepth;
 	jr->bs_text = option_text(cfg, job, "bs", "4k");
+	return fio_names(&jr->options, &job->given, ops);
+}
+
+static void free_jobs(struct run_results *r)
+{
+	for (size_t i = 0; r->jobs && i < r->njobs; i++)
+		opt_list_free(&r->jobs[i].options);
+	free(r->jobs);
+	r->jobs = NULL;
+	r->njobs = 0;
+	opt_list_free(&r->globals);
 }
 
 int run_describe(struct run_ctx *rc)
 {
 	struct run_results *r = &rc->results;
 	const struct run_cfg *cfg = rc->cfg;
-	free(r->jobs);
-	r->njobs = 0;
+	free_jobs(r);
 	r->jobs = calloc(cfg->njobs ? cfg->njobs : 1, sizeof(*r->jobs));
 	if (!r->jobs)
 		return -ENOMEM;
-	for (size_t i = 0; i < cfg->njobs; i++)
-		describe_job(&r->jobs[i], &cfg->jobs[i], cfg);
-	r->njobs = cfg->njobs;
+	int ret = fio_names(&r->globals, &cfg->globals, NULL);
+	for (; !ret && r->njobs < cfg->njobs; r->njobs++)
+		ret = describe_job(&r->jobs[r->njobs], &cfg->jobs[r->njobs], cfg);
 	r->nclones = rc->nclones;
 	r->nranks = cfg->cluster ? cfg->cluster->size : 1;
 	r->cpu_limit = rc->cpu_limit;
-	r->globals = &cfg->globals;
-	return 0;
+	return ret;
 }
 
 /* What the units hold; the header's part stays. */
@@ -100,11 +135,21 @@ struct clone_end {
 	int pid;
 };
 
+/* fio's group_reporting: a clone of a group_reporting job is reported with the clone
+ * before it when both are of one group, whatever that one's job (clones follow their job). */
+static bool joins_previous(const struct run_ctx *rc, size_t i)
+{
+	if (i == 0 || i >= rc->nclones)
+		return false;
+	const struct job *job = &rc->cfg->jobs[rc->clones[i].job];
+	return job->o.group_reporting && rc->cfg->jobs[rc->clones[i - 1].job].groupid == job->groupid;
+}
+
 /* Append the units of one set of clones (clone i's stats: ts[i], or end[i].ts). */
 static void add_units(struct run_ctx *rc, const struct clone_end *end, const char *host, unsigned rank)
 {
 	struct run_results *r = &rc->results;
-	size_t first = r->nunits;
+	bool summed = false; /* the last unit sums its clones as a group */
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
@@ -112,8 +157,7 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 		uint64_t elapsed = end ? end[i].elapsed_s : c->elapsed_s;
 		int pid = end ? end[i].pid : (int)getpid();
 		struct report_unit *u;
-		bool joins = job->o.group_reporting && c->clone > 0 && r->nunits > first;
-		if (joins) {
+		if (joins_previous(rc, i)) {
 			u = &r->units[r->nunits - 1];
 		} else {
 			u = &r->units[r->nunits++];
@@ -123,8 +167,10 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 			u->host = host;
 			u->rank = rank;
 			u->pid = pid;
+			summed = job->o.group_reporting || joins_previous(rc, i + 1);
 		}
-		if (job->o.group_reporting)
+		u->options = &r->jobs[c->job].options;
+		if (summed)
 			thread_stats_merge(&u->ts, ts, true);
 		else
 			u->ts = *ts;
@@ -292,6 +338,7 @@ static int build_client_units(struct run_ctx *rc, const struct clone_end *all, u
 		const struct report_unit *first = &res->units[k];
 		a->job = first->job;
 		a->jr = first->jr;
+		a->options = first->options;
 		a->groupid = first->groupid;
 		a->all_clients = true;
 		for (unsigned r = 0; r < nranks; r++) {
@@ -345,6 +392,6 @@ int run_summarize_cluster(struct run_ctx *rc)
 void run_summary_free(struct run_ctx *rc)
 {
 	free_units(&rc->results);
-	free(rc->results.jobs);
+	free_jobs(&rc->results);
 	memset(&rc->results, 0, sizeof(rc->results));
 }

@@ -88,8 +88,70 @@ static int read_text(const char *path, char *buf, size_t len)
 	return ok ? 0 : -1;
 }
 
-/* Walk from the process's cgroup up to the mount's root, keeping the tightest quota. */
-static void walk(struct cpu_limit *cl, unsigned version, const char *mnt, const char *mroot,
+/* The CPU quota one cgroup directory sets: CPUs' worth, or 0 for none. */
+static double cpu_quota_at(unsigned version, const char *dir, long long *q_out, long long *p_out)
+{
+	char file[1100], buf[128];
+	long long q = -1, p = 0;
+	if (version == 2) {
+		snprintf(file, sizeof(file), "%s/cpu.max", dir);
+		char qs[32];
+		if (!read_text(file, buf, sizeof(buf)) && sscanf(buf, "%31s %lld", qs, &p) == 2 && strcmp(qs, "max"))
+			q = atoll(qs);
+	} else {
+		snprintf(file, sizeof(file), "%s/cpu.cfs_quota_us", dir);
+		if (!read_text(file, buf, sizeof(buf)))
+			q = atoll(buf);
+		snprintf(file, sizeof(file), "%s/cpu.cfs_period_us", dir);
+		if (read_text(file, buf, sizeof(buf)) || (p = atoll(buf)) <= 0)
+			q = -1;
+	}
+	*q_out = q;
+	*p_out = p;
+	return q > 0 && p > 0 ? (double)q / (double)p : 0;
+}
+
+/* The memory limit one cgroup directory sets, in bytes, or 0 for none (v1's "no limit" is
+ * a huge number: a page-rounded LONG_MAX). */
+static unsigned long long mem_limit_at(unsigned version, const char *dir)
+{
+	char file[1100], buf[128];
+	snprintf(file, sizeof(file), "%s/%s", dir, version == 2 ? "memory.max" : "memory.limit_in_bytes");
+	if (read_text(file, buf, sizeof(buf)) || !strncmp(buf, "max", 3))
+		return 0;
+	unsigned long long v = strtoull(buf, NULL, 10);
+	return v >= (1ULL << 62) ? 0 : v;
+}
+
+enum limit_kind { LIMIT_CPU, LIMIT_MEM };
+
+static void keep_tightest(struct cpu_limit *cl, enum limit_kind kind, unsigned version, const char *dir,
+			  const char *rel)
+{
+	if (kind == LIMIT_MEM) {
+		unsigned long long m = mem_limit_at(version, dir);
+		if (m && (!cl->mem_set || m < cl->mem_bytes)) {
+			cl->mem_set = true;
+			cl->mem_bytes = m;
+			cl->mem_cgroup_version = version;
+			snprintf(cl->mem_where, sizeof(cl->mem_where), "%.255s", rel[0] ? rel : "/");
+		}
+		return;
+	}
+	long long q, p;
+	double cpus = cpu_quota_at(version, dir, &q, &p);
+	if (cpus > 0 && (!cl->quota_set || cpus < cl->cpus)) {
+		cl->quota_set = true;
+		cl->quota_us = q;
+		cl->period_us = p;
+		cl->cpus = cpus;
+		cl->cgroup_version = version;
+		snprintf(cl->where, sizeof(cl->where), "%.255s", rel[0] ? rel : "/");
+	}
+}
+
+/* Walk from the process's cgroup up to the mount's root, keeping the tightest limit. */
+static void walk(struct cpu_limit *cl, enum limit_kind kind, unsigned version, const char *mnt, const char *mroot,
 		 const char *path)
 {
 	char rel[512];
@@ -99,33 +161,9 @@ static void walk(struct cpu_limit *cl, unsigned version, const char *mnt, const 
 		path += rl;
 	snprintf(rel, sizeof(rel), "%s", path);
 	for (;;) {
-		char file[1024], buf[128];
-		long long q = -1, p = 0;
-		if (version == 2) {
-			snprintf(file, sizeof(file), "%s%s/cpu.max", mnt, rel);
-			char qs[32];
-			if (!read_text(file, buf, sizeof(buf)) && sscanf(buf, "%31s %lld", qs, &p) == 2 &&
-			    strcmp(qs, "max"))
-				q = atoll(qs);
-		} else {
-			snprintf(file, sizeof(file), "%s%s/cpu.cfs_quota_us", mnt, rel);
-			if (!read_text(file, buf, sizeof(buf)))
-				q = atoll(buf);
-			snprintf(file, sizeof(file), "%s%s/cpu.cfs_period_us", mnt, rel);
-			if (read_text(file, buf, sizeof(buf)) || (p = atoll(buf)) <= 0)
-				q = -1;
-		}
-		if (q > 0 && p > 0) {
-			double cpus = (double)q / (double)p;
-			if (!cl->quota_set || cpus < cl->cpus) {
-				cl->quota_set = true;
-				cl->quota_us = q;
-				cl->period_us = p;
-				cl->cpus = cpus;
-				cl->cgroup_version = version;
-				snprintf(cl->where, sizeof(cl->where), "%.255s", rel[0] ? rel : "/");
-			}
-		}
+		char dir[800];
+		snprintf(dir, sizeof(dir), "%.255s%.511s", mnt, rel);
+		keep_tightest(cl, kind, version, dir, rel);
 		char *slash = strrchr(rel, '/');
 		if (!slash || !rel[0] || !strcmp(rel, "/"))
 			break;
@@ -137,11 +175,16 @@ void cpu_limit_read_from(struct cpu_limit *cl, const char *proc_cgroup, const ch
 {
 	char mnt[256], mroot[256], path[512];
 	if (!find_path(proc_cgroup, NULL, path, sizeof(path)) &&
-	    !find_mount(mountinfo, NULL, mnt, sizeof(mnt), mroot, sizeof(mroot)))
-		walk(cl, 2, mnt, mroot, path);
+	    !find_mount(mountinfo, NULL, mnt, sizeof(mnt), mroot, sizeof(mroot))) {
+		walk(cl, LIMIT_CPU, 2, mnt, mroot, path);
+		walk(cl, LIMIT_MEM, 2, mnt, mroot, path);
+	}
 	if (!find_path(proc_cgroup, "cpu", path, sizeof(path)) &&
 	    !find_mount(mountinfo, "cpu", mnt, sizeof(mnt), mroot, sizeof(mroot)))
-		walk(cl, 1, mnt, mroot, path);
+		walk(cl, LIMIT_CPU, 1, mnt, mroot, path);
+	if (!find_path(proc_cgroup, "memory", path, sizeof(path)) &&
+	    !find_mount(mountinfo, "memory", mnt, sizeof(mnt), mroot, sizeof(mroot)))
+		walk(cl, LIMIT_MEM, 1, mnt, mroot, path);
 }
 
 void cpu_list_format(char *buf, size_t len, const unsigned char *mask, size_t nbits)

@@ -1,5 +1,6 @@
-/* What the machine allows this process: the cgroup CPU quota and cpuset (pods, containers).
- * Read once before a run; reported in the normal output's header. */
+/* What the machine allows this process: the cgroup CPU quota, memory limit and cpuset (pods,
+ * containers). Read once before a run; reported in the normal output's header, in the JSON
+ * ("iobench container") and in CSV. */
 #ifndef IOBENCH_SYSINFO_H
 #define IOBENCH_SYSINFO_H
 #include <stdbool.h>
@@ -11,6 +12,10 @@ struct cpu_limit {
 	double cpus;           /* quota / period: the CPUs' worth this process may use */
 	char where[256];       /* the cgroup that sets the tightest quota */
 	unsigned cgroup_version;
+	bool mem_set;          /* a memory limit applies (v2 memory.max, v1 memory.limit_in_bytes) */
+	unsigned long long mem_bytes;
+	char mem_where[256];   /* the cgroup that sets the tightest limit */
+	unsigned mem_cgroup_version;
 	bool cpuset_restricted; /* the affinity mask has fewer CPUs than are online */
 	unsigned cpuset_n, online_n;
 	char cpuset[128];       /* the affinity mask as a list, e.g. "0-1,4" */

@@ -1,130 +1,470 @@
-/* The worker's verify: stamping writes, remembering where they went, reading them back.
- * Verify reads use pread(2) on the job's files after the writes they check completed. */
+/* The worker's verify: stamping writes, remembering where they went, choosing what to read
+ * back next, and checking what comes back. The reads themselves are the loop's (worker.c):
+ * it asks verify_next() before each I/O, so verify reads go through the engine and count
+ * as reads, as fio's do. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/verify.h"
+#include "core/verify_state.h"
 #include "core/worker_int.h"
 
 #define MAX_REPORTED 10
 
-int verify_setup(struct wstate *s)
+static bool write_sizes_vary(const struct job_opts *o, uint64_t granule)
+{
+	const enum ddir w = DDIR_WRITE;
+	return o->nbssplit[w] || (o->bs_max[w] && o->bs_max[w] != o->bs_min[w]) || o->bs[w] != granule;
+}
+
+static uint64_t longest_write(const struct job_opts *o)
+{
+	uint64_t m = o->bs_max[DDIR_WRITE] > o->bs[DDIR_WRITE] ? o->bs_max[DDIR_WRITE] : o->bs[DDIR_WRITE];
+	for (unsigned i = 0; i < o->nbssplit[DDIR_WRITE]; i++)
+		if (o->bssplit[DDIR_WRITE][i].bs > m)
+			m = o->bssplit[DDIR_WRITE][i].bs;
+	return m;
+}
+
+static uint64_t shortest_write(const struct job_opts *o)
+{
+	uint64_t m = o->bs_min[DDIR_WRITE] ? o->bs_min[DDIR_WRITE] : o->bs[DDIR_WRITE];
+	for (unsigned i = 0; i < o->nbssplit[DDIR_WRITE]; i++)
+		if (o->bssplit[DDIR_WRITE][i].bs < m)
+			m = o->bssplit[DDIR_WRITE][i].bs;
+	return m;
+}
+
+/* verify=pattern needs a pattern; a header and the offset must fit in an interval. */
+static int check_options(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
-	if (o->verify == VERIFY_NONE)
-		return 0;
-	s->ver.interval = verify_interval_of(o, s->off.granule);
-	for (unsigned i = 0; i < s->nfiles; i++) {
-		struct wfile *f = &s->files[i];
-		f->verify_map = calloc(f->blocks / 64 + 1, sizeof(uint64_t));
-		if (!f->verify_map)
-			return worker_nomem(s, "verify map (a bit per block written)", (f->blocks / 64 + 1) * 8);
+	uint64_t iv = s->ver.interval ? s->ver.interval : shortest_write(o);
+	size_t hs = verify_hdr_size(o->verify);
+	if (o->verify == VERIFY_PATTERN && !o->verify_pattern_len) {
+		fprintf(stderr, "iobench: job '%s': verify=pattern needs verify_pattern\n", o->name);
+		return -EINVAL;
 	}
-	if (o->verify_backlog) {
-		s->ver.backlog = calloc(o->verify_backlog, sizeof(*s->ver.backlog));
-		if (!s->ver.backlog)
-			return worker_nomem(s, "verify_backlog entries", o->verify_backlog * sizeof(*s->ver.backlog));
+	if (hs && o->verify_offset && o->verify_offset < hs) { /* fio then fails its own blocks */
+		fprintf(stderr,
+			"iobench: job '%s': verify_offset=%llu overlaps the %zu-byte %s header it moves: use at least %zu\n",
+			o->name, (unsigned long long)o->verify_offset, hs, verify_type_name(o->verify), hs);
+		return -EINVAL;
+	}
+	if (hs && o->verify_offset + hs > iv) {
+		fprintf(stderr,
+			"iobench: job '%s': verify_offset=%llu: the %zu-byte %s header does not fit in a %llu-byte interval there\n",
+			o->name, (unsigned long long)o->verify_offset, hs, verify_type_name(o->verify), (unsigned long long)iv);
+		return -EINVAL;
 	}
 	return 0;
 }
 
+static int alloc_maps(struct wstate *s)
+{
+	struct verifying *v = &s->ver;
+	for (unsigned i = 0; i < s->nfiles; i++) {
+		struct wfile *f = &s->files[i];
+		if (v->sizes_vary)
+			f->verify_len = calloc(f->blocks + 1, sizeof(uint16_t));
+		else
+			f->verify_map = calloc(f->blocks / 64 + 1, sizeof(uint64_t));
+		if (!f->verify_map && !f->verify_len)
+			return worker_nomem(s, "verify map (what was written)",
+					    v->sizes_vary ? f->blocks * 2 : (f->blocks / 64 + 1) * 8);
+	}
+	return 0;
+}
+
+static int load_state(struct wstate *s);
+
+static int alloc_buffers(struct wstate *s)
+{
+	struct verifying *v = &s->ver;
+	const struct job_opts *o = s->o;
+	v->unit_check = calloc(s->depth, 1);
+	v->comps = calloc((size_t)s->depth * s->nfiles, sizeof(*v->comps));
+	v->comps_n = calloc(s->nfiles, sizeof(*v->comps_n));
+	if (!v->unit_check || !v->comps || !v->comps_n)
+		return worker_nomem(s, "verify unit flags and last writes", s->depth * (1 + s->nfiles * sizeof(*v->comps)));
+	if (v->phase_wanted && o->verify_backlog && !o->verify_only) {
+		v->ring = calloc(o->verify_backlog, sizeof(*v->ring));
+		if (!v->ring)
+			return worker_nomem(s, "verify_backlog entries", o->verify_backlog * sizeof(*v->ring));
+		v->batch = o->vopt.backlog_batch ? o->vopt.backlog_batch : o->verify_backlog;
+	}
+	if (o->vopt.dump) {
+		v->dump_rcv = malloc(s->buf_stride);
+		v->dump_exp = malloc(s->buf_stride);
+		if (!v->dump_rcv || !v->dump_exp)
+			return worker_nomem(s, "verify_dump buffers", 2 * s->buf_stride);
+	}
+	return 0;
+}
+
+int verify_setup(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	struct verifying *v = &s->ver;
+	if (o->verify == VERIFY_NONE)
+		return 0;
+	v->on = true;
+	v->phase_wanted = o->verify_only || (o->do_verify && job_has_dir(o, DDIR_WRITE));
+	v->checks_reads = !job_has_dir(o, DDIR_WRITE); /* verify_only too: its reads are checked */
+	v->sizes_vary = write_sizes_vary(o, s->off.granule);
+	v->max_blocks = (unsigned)(longest_write(o) / s->off.granule);
+	/* As fio: with writes of several sizes a header covers the smallest unless told. */
+	v->interval = o->verify_interval ? o->verify_interval : v->sizes_vary ? shortest_write(o) : 0;
+	v->seed = s->w->seed ^ 0x5eedc0deULL;
+	if (v->phase_wanted && o->loops > 1 && !o->time_based) {
+		v->pass_bytes = s->io_limit / o->loops;
+		v->pass_end = v->pass_bytes;
+	}
+	int ret = check_options(s);
+	if (!ret)
+		ret = alloc_maps(s);
+	if (!ret)
+		ret = alloc_buffers(s);
+	if (!ret && o->verify_only && o->vopt.state_load)
+		ret = load_state(s);
+	return ret;
+}
+
 void verify_teardown(struct wstate *s)
 {
-	for (unsigned i = 0; s->files && i < s->nfiles; i++)
+	struct verifying *v = &s->ver;
+	for (unsigned i = 0; s->files && i < s->nfiles; i++) {
 		free(s->files[i].verify_map);
-	free(s->ver.backlog);
+		free(s->files[i].verify_len);
+	}
+	free(v->unit_check);
+	free(v->ring);
+	free(v->comps);
+	free(v->comps_n);
+	free(v->load_comps);
+	free(v->dump_rcv);
+	free(v->dump_exp);
 }
 
-/* After a write was queued: mark its granules; with verify_backlog, queue it. */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void verify_stamp(struct wstate *s, struct io_unit *u)
+{
+	const struct job_opts *o = s->o;
+	struct verify_stamp st = {
+		.rand_seed = o->verify_pattern_len ? 0 : mix64(s->ver.seed + s->ver.nwrites),
+		.time_ns = s->now,
+		.thread = (uint16_t)s->w->log_index,
+		.numberio = (uint16_t)s->ver.nwrites,
+	};
+	verify_fill(o, u->buf, u->len, u->offset, verify_interval_for(s->ver.interval, u->len), &st);
+}
+
+/* ---- what was written: a bit per granule, or (sizes vary) each write's length ---- */
+
+static bool is_marked(const struct wstate *s, const struct wfile *f, uint64_t b, uint64_t n)
+{
+	if (s->ver.sizes_vary)
+		return f->verify_len[b] == n;
+	return (f->verify_map[b / 64] >> (b % 64)) & 1;
+}
+
+static void unmark(const struct wstate *s, struct wfile *f, uint64_t b)
+{
+	if (s->ver.sizes_vary)
+		f->verify_len[b] = 0;
+	else
+		f->verify_map[b / 64] &= ~(1ULL << (b % 64));
+}
+
+/* A write of n granules from b: an older write it overlaps is forgotten, as fio does. */
+static void mark(const struct wstate *s, struct wfile *f, uint64_t b, uint64_t n)
+{
+	if (!s->ver.sizes_vary) {
+		f->verify_map[b / 64] |= 1ULL << (b % 64);
+		return;
+	}
+	uint64_t lo = b + 1 > s->ver.max_blocks ? b + 1 - s->ver.max_blocks : 0;
+	for (uint64_t i = lo; i < b + n && i < f->blocks; i++)
+		if (f->verify_len[i] && i + f->verify_len[i] > b)
+			f->verify_len[i] = 0;
+	f->verify_len[b] = (uint16_t)n;
+}
+
+/* verify_state_load: was write number k done, by the state? */
+static bool state_says_done(const struct verifying *v, uint64_t k, unsigned file, uint64_t off)
+{
+	if (!v->loaded)
+		return true;
+	if (k >= v->load_numberio)
+		return false;
+	if (k + v->load_depth < v->load_numberio)
+		return true;
+	for (uint64_t i = 0; i < v->load_ncomps; i++)
+		if (v->load_comps[i].file == file && v->load_comps[i].off == off)
+			return true;
+	return false;
+}
+
 void verify_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len)
 {
-	uint64_t first = (off - f->cf->offset) / s->off.granule, n = len / s->off.granule;
-	for (uint64_t b = first; b < first + n && b < f->blocks; b++)
-		f->verify_map[b / 64] |= 1ULL << (b % 64);
-	if (s->ver.backlog) {
-		s->ver.backlog[s->ver.nbacklog].file = (unsigned)(f - s->files);
-		s->ver.backlog[s->ver.nbacklog].off = off;
-		s->ver.backlog[s->ver.nbacklog].len = len;
-		s->ver.nbacklog++;
-	}
-}
-
-static void report(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len, const char *why)
-{
-	if (++s->ver.failures <= MAX_REPORTED)
-		fprintf(stderr, "iobench: job '%s': verify failed: file %s, offset %llu, length %llu: %s\n",
-			s->o->name, f->cf->path, (unsigned long long)off, (unsigned long long)len, why);
-}
-
-/* Read back [off, off+len) of f (len <= buffer) and check it. */
-static void check_range(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len)
-{
-	char *buf = s->units[0].buf;
-	uint64_t done = 0;
-	while (done < len) {
-		ssize_t r = pread(f->fd, buf + done, len - done, (off_t)(off + done));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			char why[128];
-			snprintf(why, sizeof(why), "read failed: %s", r < 0 ? strerror(errno) : "short read");
-			report(s, f, off, len, why);
-			return;
+	struct verifying *v = &s->ver;
+	uint64_t k = v->nwrites++;
+	uint64_t b = (off - f->cf->offset) / s->off.granule, n = len / s->off.granule;
+	unsigned fi = (unsigned)(f - s->files);
+	if (!v->phase_wanted || !n || b + n > f->blocks || n > UINT16_MAX || !state_says_done(v, k, fi, off))
+		return;
+	mark(s, f, b, n);
+	if (v->ring) {
+		uint64_t cap = s->o->verify_backlog;
+		if (v->ring_count == cap) { /* never expected (a batch starts first); the map still has it */
+			v->ring_head = (v->ring_head + 1) % cap;
+			v->ring_count--;
 		}
-		done += (uint64_t)r;
+		v->ring[(v->ring_head + v->ring_count) % cap] = (struct verify_entry){ fi, off, len };
+		v->ring_count++;
 	}
-	char why[512];
-	uint64_t bad;
-	if (verify_check(s->o, buf, len, off, s->ver.interval, why, sizeof(why), &bad))
-		report(s, f, bad, s->ver.interval, why);
 }
 
-static int finish(struct wstate *s)
+void verify_dry(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len, uint64_t off)
 {
-	if (!s->ver.failures)
-		return 0;
-	if (s->ver.failures > MAX_REPORTED)
-		fprintf(stderr, "iobench: job '%s': ... %llu blocks failed verification in all\n", s->o->name,
-			(unsigned long long)s->ver.failures);
-	return -EILSEQ;
+	s->issued_bytes += len;
+	s->issued_ios++;
+	s->ts->issued[d]++;
+	if (s->measuring) {
+		s->ts->dir[d].io_bytes += len;
+		s->ts->dir[d].total_ios++;
+	}
+	if (d == DDIR_WRITE)
+		verify_written(s, f, off, len);
 }
 
-static bool stop_now(struct wstate *s)
+/* ---- what to read back next ---- */
+
+/* The oldest write of the backlog still not read back. */
+static bool ring_next(struct wstate *s, struct verify_entry *e)
 {
-	return (s->o->verify_fatal && s->ver.failures) ||
-	       atomic_load_explicit(s->w->stop, memory_order_relaxed);
+	struct verifying *v = &s->ver;
+	while (v->batch_left && v->ring_count) {
+		*e = v->ring[v->ring_head];
+		v->ring_head = (v->ring_head + 1) % s->o->verify_backlog;
+		v->ring_count--;
+		v->batch_left--;
+		struct wfile *f = &s->files[e->file];
+		uint64_t b = (e->off - f->cf->offset) / s->off.granule, n = e->len / s->off.granule;
+		if (is_marked(s, f, b, n)) {
+			unmark(s, f, b);
+			return true;
+		}
+	}
+	v->batch_left = 0;
+	return false;
 }
 
-/* The verify phase: every granule written (verify_only: every granule of the region). */
-int verify_all(struct wstate *s)
+/* The next written block of the walk, in file and offset order. */
+static bool phase_next(struct wstate *s, struct verify_entry *e)
 {
-	for (unsigned i = 0; i < s->nfiles && !stop_now(s); i++) {
-		struct wfile *f = &s->files[i];
-		if (f->fd < 0)
+	struct verifying *v = &s->ver;
+	for (; v->ph_file < s->nfiles; v->ph_file++, v->ph_block = 0) {
+		struct wfile *f = &s->files[v->ph_file];
+		for (uint64_t b = v->ph_block; b < f->blocks; b++) {
+			if (!v->sizes_vary && !(b % 64) && !f->verify_map[b / 64]) {
+				b += 63; /* a word of nothing written */
+				continue;
+			}
+			uint64_t n = v->sizes_vary ? f->verify_len[b] : 1;
+			if (!n || !is_marked(s, f, b, n))
+				continue;
+			unmark(s, f, b);
+			v->ph_block = b + n;
+			*e = (struct verify_entry){ v->ph_file, f->cf->offset + b * s->off.granule, n * s->off.granule };
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A phase is over: the workload goes on with its next loop, or there is nothing more. */
+static void phase_over(struct wstate *s)
+{
+	struct verifying *v = &s->ver;
+	v->in_phase = false;
+	v->ring_count = v->batch_left = 0;
+	if (v->pass_bytes && v->pass_end + v->pass_bytes <= s->io_limit)
+		v->pass_end += v->pass_bytes;
+	else
+		v->all_done = true, v->pass_end = 0;
+}
+
+static bool backlog_full(const struct wstate *s)
+{
+	return s->ver.ring && s->ver.ring_count >= s->o->verify_backlog;
+}
+
+enum verify_step verify_next(struct wstate *s, bool paused, struct verify_entry *e)
+{
+	struct verifying *v = &s->ver;
+	for (int tries = 0; tries < 3; tries++) {
+		if (v->batch_left && ring_next(s, e))
+			return VSTEP_READ;
+		if (v->in_phase) {
+			if (phase_next(s, e))
+				return VSTEP_READ;
+			phase_over(s);
+			return VSTEP_NONE;
+		}
+		if (backlog_full(s)) { /* the writes it reads back must be done first */
+			if (s->inflight)
+				return VSTEP_DRAIN;
+			v->batch_left = v->batch;
 			continue;
-		for (uint64_t b = 0; b < f->blocks && !stop_now(s); b++)
-			if (s->o->verify_only || (f->verify_map[b / 64] & (1ULL << (b % 64))))
-				check_range(s, f, f->cf->offset + b * s->off.granule, s->off.granule);
+		}
+		if (!paused || !v->phase_wanted || v->all_done)
+			return VSTEP_NONE;
+		if (s->inflight)
+			return VSTEP_DRAIN;
+		v->in_phase = true;
+		v->ph_file = 0;
+		v->ph_block = 0;
 	}
-	return finish(s);
+	return VSTEP_NONE;
 }
 
-/* verify_backlog=N: the last N writes, read back now (the queue has been drained). */
-bool verify_backlog_due(const struct wstate *s)
+bool verify_busy(const struct wstate *s)
 {
-	return s->o->verify_backlog && s->ver.nbacklog >= s->o->verify_backlog;
+	const struct verifying *v = &s->ver;
+	return v->on && (v->in_phase || (v->batch_left && v->ring_count) || backlog_full(s) ||
+			 (v->phase_wanted && !v->all_done));
 }
 
-int verify_backlog_run(struct wstate *s)
+/* ---- checking what came back ---- */
+
+static void dump(struct wstate *s, const struct wfile *f, const struct io_unit *u, uint64_t interval)
 {
-	for (uint64_t i = 0; i < s->ver.nbacklog && !stop_now(s); i++) {
-		struct wfile *f = &s->files[s->ver.backlog[i].file];
-		for (uint64_t at = 0; at < s->ver.backlog[i].len; at += s->off.granule)
-			check_range(s, f, s->ver.backlog[i].off + at, s->off.granule);
+	const char *base = strrchr(f->cf->path, '/');
+	base = base ? base + 1 : f->cf->path;
+	char rcv[PATH_MAX + 48], exp[PATH_MAX + 48];
+	snprintf(rcv, sizeof(rcv), "%s.%llu.received", base, (unsigned long long)u->offset);
+	snprintf(exp, sizeof(exp), "%s.%llu.expected", base, (unsigned long long)u->offset);
+	bool rebuilt = verify_expected(s->o, s->ver.dump_rcv, s->ver.dump_exp, u->len, u->offset, interval);
+	const char *name[2] = { rcv, exp };
+	const unsigned char *data[2] = { s->ver.dump_rcv, s->ver.dump_exp };
+	for (int i = 0; i < 1 + rebuilt; i++) {
+		FILE *out = fopen(name[i], "wb");
+		bool ok = out && fwrite(data[i], 1, u->len, out) == u->len;
+		if ((out && fclose(out)) || !ok)
+			fprintf(stderr, "iobench: job '%s': verify_dump: cannot write %s: %s\n", s->o->name, name[i],
+				strerror(errno));
 	}
-	s->ver.nbacklog = 0;
-	return s->o->verify_fatal ? finish(s) : 0;
+	fprintf(stderr, "iobench: job '%s': verify_dump: received data in %s, %s%s\n", s->o->name, rcv,
+		rebuilt ? "expected data in " : "",
+		rebuilt ? exp : "expected data cannot be rebuilt (not iobench's random data, or its header is broken)");
+}
+
+int verify_completed(struct wstate *s, struct io_unit *u)
+{
+	struct verifying *v = &s->ver;
+	const struct job_opts *o = s->o;
+	if (u->ddir == DDIR_WRITE) { /* done: verify_state_save keeps the last ones */
+		uint64_t i = (uint64_t)u->file_index * s->depth + v->comps_n[u->file_index]++ % s->depth;
+		v->comps[i] = (struct verify_entry){ u->file_index, u->offset, u->len };
+		return 0;
+	}
+	if (!(v->checks_reads || verify_is_check(s, u)) || u->result != (int64_t)u->len ||
+	    (s->w->ops->flags & ENGINE_NO_FILE)) /* read back, as fio, but nothing was stored */
+		return 0;
+	uint64_t interval = verify_interval_for(v->interval, u->len);
+	if (v->dump_rcv)
+		memcpy(v->dump_rcv, u->buf, u->len);
+	struct verify_fail fl;
+	if (!verify_check(o, u->buf, u->len, u->offset, interval, &fl))
+		return 0;
+	struct wfile *f = &s->files[u->file_index];
+	if (++v->failures <= MAX_REPORTED) {
+		fprintf(stderr, "iobench: job '%s': verify failed: file %s, offset %llu, length %llu: %s\n", o->name,
+			f->cf->path, (unsigned long long)fl.off, (unsigned long long)fl.len, fl.why);
+		if (v->dump_rcv)
+			dump(s, f, u, interval);
+	}
+	if (o->verify_fatal || !(o->continue_on_error & CONT_VERIFY))
+		return -EILSEQ;
+	return 0;
+}
+
+/* ---- the state files ---- */
+
+static int load_state(struct wstate *s)
+{
+	struct verifying *v = &s->ver;
+	char path[PATH_MAX], why[256];
+	struct vstate st;
+	vstate_path(path, sizeof(path), s->o->name, s->w->log_index - 1);
+	int ret = vstate_read(path, &st, why, sizeof(why));
+	if (ret) {
+		fprintf(stderr, "iobench: job '%s': verify_state_load: %s: %s\n", s->o->name, path, why);
+		return ret;
+	}
+	v->loaded = true;
+	v->load_numberio = st.numberio;
+	v->load_depth = st.depth > st.ncomps ? st.ncomps : st.depth;
+	v->load_ncomps = st.ncomps;
+	v->load_comps = calloc(st.ncomps ? st.ncomps : 1, sizeof(*v->load_comps));
+	for (uint64_t i = 0; v->load_comps && i < st.ncomps; i++)
+		v->load_comps[i] = (struct verify_entry){ (unsigned)st.comps[i].file, st.comps[i].offset, 0 };
+	free(st.comps);
+	return v->load_comps ? 0 : worker_nomem(s, "verify state entries", st.ncomps * sizeof(*v->load_comps));
+}
+
+/* fio's order: file by file, each file's last completions newest first. */
+static uint64_t last_writes(const struct wstate *s, struct vstate_comp *c)
+{
+	const struct verifying *v = &s->ver;
+	uint64_t n = 0;
+	for (unsigned f = 0; f < s->nfiles; f++)
+		for (uint64_t k = 0; k < v->comps_n[f] && k < s->depth; k++) {
+			const struct verify_entry *e = &v->comps[(uint64_t)f * s->depth + (v->comps_n[f] - 1 - k) % s->depth];
+			c[n++] = (struct vstate_comp){ e->file, e->off };
+		}
+	return n;
+}
+
+static void save_state(struct wstate *s)
+{
+	struct verifying *v = &s->ver;
+	struct vstate_comp *c = calloc((size_t)s->depth * s->nfiles + 1, sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "iobench: job '%s': verify_state_save: out of memory\n", s->o->name);
+		return;
+	}
+	struct vstate st = { .numberio = v->nwrites, .depth = s->depth, .nofiles = s->nfiles,
+			     .index = s->w->log_index - 1, .ncomps = last_writes(s, c), .comps = c };
+	snprintf(st.name, sizeof(st.name), "%.64s", s->o->name);
+	char path[PATH_MAX], why[256];
+	vstate_path(path, sizeof(path), s->o->name, s->w->log_index - 1);
+	if (vstate_write(path, &st, why, sizeof(why)))
+		fprintf(stderr, "iobench: job '%s': verify_state_save: cannot write %s: %s\n", s->o->name, path, why);
+	free(c);
+}
+
+int verify_finish(struct wstate *s)
+{
+	struct verifying *v = &s->ver;
+	const struct job_opts *o = s->o;
+	if (!v->on)
+		return 0;
+	if (o->vopt.state_save && job_writes(o))
+		save_state(s);
+	if (!v->failures)
+		return 0;
+	if (v->failures > 1)
+		fprintf(stderr, "iobench: job '%s': %llu blocks failed verification in all\n", o->name,
+			(unsigned long long)v->failures);
+	return -EILSEQ;
 }

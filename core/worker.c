@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "core/verify.h"
+#include "core/debug.h"
 #include "core/worker_int.h"
 
 static const char *const ddir_word[DDIR_NR] = { "read", "write", "trim" };
@@ -53,6 +53,17 @@ static inline void units_check(const struct wstate *s)
 	W_ASSERT(s->nr_free + s->inflight + (s->retry != NULL) == s->depth);
 	W_ASSERT(s->nr_pending <= s->inflight);
 	(void)s;
+}
+
+/* --debug=io: a line per I/O queued and completed (the caller tests the mask). */
+static void __attribute__((noinline, cold)) debug_io(const struct wstate *s, const char *what, const struct io_unit *u)
+{
+	char res[32] = "";
+	if (!strcmp(what, "complete"))
+		snprintf(res, sizeof(res), ",res=%lld", (long long)u->result);
+	debug_print(DBG_IO, "%s: io_u %p: off=0x%llx,len=0x%llx,ddir=%d,file=%s%s\n", what, (const void *)u,
+		    (unsigned long long)u->offset, (unsigned long long)u->len, (int)u->ddir,
+		    s->files[u->file_index].cf->path, res);
 }
 
 /* ---- completion ---- */
@@ -124,6 +135,11 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
 {
 	unit_free(s, u, from);
+	if (__builtin_expect(s->debug_io, 0))
+		debug_io(s, "complete", u);
+	int ret = s->ver.on && u->result >= 0 ? verify_completed(s, u) : 0; /* reads checked, writes noted */
+	if (ret)
+		worker_fail(s, ret);
 	if (u->result < 0) {
 		complete_error(s, u);
 		return;
@@ -233,14 +249,23 @@ static void sync_file(struct wstate *s, struct wfile *f, bool datasync)
 
 /* ---- issue ---- */
 
-static bool out_of_work(struct wstate *s)
+/* The workload has issued all it may for now: all of it, or (verify after each loop) this
+ * loop's share. */
+static bool workload_paused(const struct wstate *s)
 {
 	const struct job_opts *o = s->o;
-	if (atomic_load_explicit(s->w->stop, memory_order_relaxed))
-		return true;
 	if (o->number_ios && s->issued_ios >= o->number_ios)
 		return true;
-	return !o->time_based && s->issued_bytes >= s->io_limit;
+	if (o->time_based)
+		return false;
+	return s->issued_bytes >= s->io_limit || (verify_pass_end(s) && s->issued_bytes >= verify_pass_end(s));
+}
+
+static bool out_of_work(struct wstate *s)
+{
+	if (atomic_load_explicit(s->w->stop, memory_order_relaxed))
+		return true;
+	return workload_paused(s) && !verify_busy(s);
 }
 
 /* The rate slot of the next I/O is not there yet: wait one nap for it (reaping meanwhile). */
@@ -271,14 +296,43 @@ static bool whole_ready(struct wstate *s, struct wfile *f)
 
 static bool queue_prepared(struct wstate *s, struct io_unit *u);
 
+/* A verify read of what was written (verify_phase.c chose it). */
+static bool issue_check(struct wstate *s, const struct verify_entry *e)
+{
+	struct wfile *f = &s->files[e->file];
+	struct io_unit *u = unit_take(s);
+	u->ddir = DDIR_READ;
+	u->len = e->len;
+	u->offset = e->off;
+	u->fd = f->fd;
+	u->file_index = e->file;
+	verify_mark(s, u, true);
+	return queue_prepared(s, u);
+}
+
+/* verify: true when it is not the workload's turn (*issued: a read back was queued). */
+static bool verify_turn(struct wstate *s, bool *issued)
+{
+	struct verify_entry e;
+	enum verify_step step;
+	while ((step = verify_next(s, workload_paused(s), &e)) == VSTEP_DRAIN)
+		drain(s); /* what it reads back must be written first */
+	*issued = step == VSTEP_READ && issue_check(s, &e);
+	return step == VSTEP_READ || workload_paused(s);
+}
+
 /* Prepare one I/O and queue it. Returns false when the caller should stop filling for now. */
 static bool issue_one(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	if (s->retry) /* the engine was busy: the I/O it refused goes first, as prepared */
 		return queue_prepared(s, s->retry);
+	bool issued;
+	if (s->ver.on && verify_turn(s, &issued))
+		return issued;
 	enum ddir d = offsets_next_ddir(s);
-	uint64_t wait = pace_wait_ns(s, d);
+	bool dry = o->verify_only && job_has_dir(o, DDIR_WRITE);
+	uint64_t wait = dry ? 0 : pace_wait_ns(s, d);
 	if (wait) {
 		wait_for_slot(s, wait);
 		return false;
@@ -287,6 +341,8 @@ static bool issue_one(struct wstate *s)
 	if (!o->time_based && s->issued_bytes + len > s->io_limit)
 		len = s->io_limit - s->issued_bytes; /* the last I/O takes what is left */
 	struct wfile *f = offsets_next_file(s);
+	if (dry)
+		return verify_dry(s, f, d, len, offsets_next(s, f, d, len)), true;
 	if (s->whole.on) {
 		if (!whole_ready(s, f))
 			return false;
@@ -298,10 +354,12 @@ static bool issue_one(struct wstate *s)
 	u->offset = offsets_next(s, f, d, len);
 	u->fd = f->fd;
 	u->file_index = (unsigned)(f - s->files);
+	verify_mark(s, u, false);
 	if (d == DDIR_WRITE) {
-		buffers_fill(s, u);
-		if (o->verify != VERIFY_NONE)
-			verify_fill(o, u->buf, len, u->offset, s->ver.interval);
+		if (s->ver.on)
+			verify_stamp(s, u);
+		else
+			buffers_fill(s, u);
 	}
 	return queue_prepared(s, u);
 }
@@ -319,15 +377,8 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 		f->writes_since_fdatasync = 0;
 		sync_file(s, f, true);
 	}
-	if (o->verify == VERIFY_NONE)
-		return;
-	verify_written(s, f, u->offset, u->len);
-	if (verify_backlog_due(s)) {
-		drain(s);
-		int ret = verify_backlog_run(s);
-		if (ret)
-			worker_fail(s, ret);
-	}
+	if (s->ver.on)
+		verify_written(s, f, u->offset, u->len);
 }
 
 /* An I/O the engine completed at once (sync engines): accounted as a batch of one. */
@@ -364,11 +415,16 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 			s->issuing_done = true;
 		return false;
 	}
-	if (!s->no_io)
-		s->issued_bytes += u->len;
-	s->issued_ios++;
+	if (__builtin_expect(s->debug_io, 0))
+		debug_io(s, "queue", u);
+	bool check = verify_is_check(s, u); /* a verify read: not the workload's */
+	if (!check) {
+		if (!s->no_io)
+			s->issued_bytes += u->len;
+		s->issued_ios++;
+		pace_issued(s, d, u->len);
+	}
 	s->ts->issued[d]++;
-	pace_issued(s, d, u->len);
 	if (r == Q_COMPLETED) {
 		completed_at_once(s, u);
 	} else {
@@ -381,7 +437,7 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	}
 	if (d == DDIR_WRITE)
 		after_write(s, f, u);
-	if (pace_think_due(s)) {
+	if (!check && pace_think_due(s)) {
 		drain(s);
 		pace_think(s);
 		return false;
@@ -469,22 +525,12 @@ static void run_loop(struct wstate *s)
 		units_check(s);
 		check_time(s);
 	}
+	int ret = verify_finish(s);
+	if (ret)
+		worker_fail(s, ret);
 	end_of_run(s);
 	time_finish(s);
 	whole_close(s);
-}
-
-/* The verify phase: what was written is read back (or, verify_only, the region). */
-static void verify_phase(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	if (o->verify == VERIFY_NONE || s->w->err || !(o->verify_only || (o->do_verify && job_has_dir(o, DDIR_WRITE))))
-		return;
-	int ret = s->ver.nbacklog ? verify_backlog_run(s) : 0;
-	if (!ret)
-		ret = verify_all(s);
-	if (ret)
-		worker_fail(s, ret);
 }
 
 /* ---- the worker's life ---- */
@@ -527,26 +573,23 @@ static void logs_teardown(struct wstate *s)
 /* The job itself, once everything is set up. */
 static void worker_body(struct wstate *s)
 {
-	if (s->o->verify_only) {
-		s->measuring = true;
-		time_finish(s);
-	} else {
-		run_loop(s);
-	}
-	verify_phase(s);
+	run_loop(s);
 	if (s->logs && perflogs_write(s->logs, s->o, s->w->log_index) && !s->w->err)
 		s->w->err = -EIO;
 }
 
 int worker_run(struct worker *w)
 {
-	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk };
+	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
 	int ret;
 
 	time_reset_stats(&s);
 	rng_seed(&s.rng, w->seed);
 	rng_seed(&s.buf_rng, w->seed ^ 0xb0f);
-	set_affinity(&s);
+	if (set_affinity(&s) && w->warnings_fatal) { /* its note said why */
+		ret = -EINVAL;
+		goto out_free_state;
+	}
 	start_delay(&s);
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
@@ -567,6 +610,12 @@ int worker_run(struct worker *w)
 		engine_failed(&s, "", ret);
 		goto out_close_files;
 	}
+	if (debug_on(w->debug, DBG_JOB))
+		debug_print(DBG_JOB, "job '%s' clone %u: starting, depth %u, %u file%s\n", w->o->name, w->clone, s.depth,
+			    s.nfiles, s.nfiles == 1 ? "" : "s");
+	if (debug_on(w->debug, DBG_RANDOM))
+		debug_print(DBG_RANDOM, "job '%s' clone %u: seed 0x%llx (randrepeat=%d)\n", w->o->name, w->clone,
+			    (unsigned long long)w->seed, (int)w->o->randrepeat);
 	offsets_init(&s);
 	pace_init(&s);
 	ret = verify_setup(&s);
@@ -589,5 +638,7 @@ out_free_state:
 		w->err = ret;
 		w->ts->error = -ret;
 	}
+	if (debug_on(w->debug, DBG_JOB))
+		debug_print(DBG_JOB, "job '%s' clone %u: done, err=%d\n", w->o->name, w->clone, -w->err);
 	return w->err;
 }

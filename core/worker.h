@@ -38,6 +38,8 @@ struct worker {
 	struct thread_stats *ts; /* written by this worker only */
 	struct clone_progress *progress;
 	const struct tsc_clock *clk; /* clocksource=cpu: the run's calibrated TSC; NULL: the kernel's */
+	unsigned debug;          /* --debug: the categories this clone prints (core/debug.h) */
+	bool warnings_fatal;     /* --warnings-fatal: a note fails the job */
 	int err;                 /* -errno of the failure that stopped it, 0 if none */
 };
 

@@ -40,7 +40,8 @@ struct wfile {
 	uint64_t pass_bytes;        /* issued in this pass */
 	uint64_t writes_since_fsync, writes_since_fdatasync;
 	bool written;
-	uint64_t *verify_map;       /* granules written, for the verify phase */
+	uint64_t *verify_map;       /* granules written and not yet read back (verify) */
+	uint16_t *verify_len;       /* sizes_vary: granules of the write starting here (0: none) */
 };
 
 /* offsets.c */
@@ -60,11 +61,39 @@ struct pacing {
 };
 
 /* verify_phase.c */
+struct verify_entry {
+	unsigned file;
+	uint64_t off, len;
+};
+enum verify_step { VSTEP_NONE, VSTEP_DRAIN, VSTEP_READ };
 struct verifying {
-	uint64_t interval;          /* bytes each checksum covers */
+	bool on;                    /* verify is set */
+	bool phase_wanted;          /* what was written is read back (do_verify, verify_only) */
+	bool checks_reads;          /* a job that only reads: every read is checked */
+	bool sizes_vary;            /* writes of several lengths: wfile.verify_len, not the bit map */
+	uint64_t interval;          /* verify_interval as resolved (0: each I/O's length) */
+	uint64_t seed;              /* of the writes' random seeds */
+	uint64_t nwrites;           /* writes recorded (fio's numberio) */
 	uint64_t failures;
-	struct { unsigned file; uint64_t off, len; } *backlog;
-	uint64_t nbacklog;
+	unsigned max_blocks;        /* granules of the longest write */
+	unsigned char *unit_check;  /* by unit index: this read checks a write */
+	/* verify_backlog: writes not read back yet, oldest first (a ring of verify_backlog) */
+	struct verify_entry *ring;
+	uint64_t ring_head, ring_count, batch, batch_left;
+	/* the phase after each pass: a walk over the map of written blocks */
+	bool in_phase, all_done;
+	unsigned ph_file;
+	uint64_t ph_block;
+	uint64_t pass_bytes, pass_end; /* loops=N: a phase after every pass_bytes issued */
+	/* verify_state_save: each file's last completed writes (a ring of the depth per file) */
+	struct verify_entry *comps;
+	uint64_t *comps_n;          /* by file: writes completed */
+	/* verify_state_load: writes [0, load_numberio - load_depth) are checked; later ones only
+	 * if they are among load_comps */
+	bool loaded;
+	uint64_t load_numberio, load_depth, load_ncomps;
+	struct verify_entry *load_comps;
+	unsigned char *dump_rcv, *dump_exp; /* verify_dump: the block as read, as it should be */
 };
 
 /* whole.c */
@@ -105,6 +134,7 @@ struct wstate {
 	bool measuring;
 	/* what is recorded (disable_*, *_percentiles, gtod_reduce) */
 	bool rec_slat, rec_clat, rec_lat, hist_slat, hist_lat, rec_bw;
+	bool debug_io;              /* --debug=io: a line per I/O queued and completed */
 	/* time */
 	uint64_t now, start_ns, measure_start_ns, ramp_end_ns, deadline_ns;
 	uint64_t last_sample_ns, sample_bytes[DDIR_NR], sample_ios[DDIR_NR];
@@ -119,7 +149,8 @@ struct wstate {
 
 /* worker_setup.c */
 void setup_depth(struct wstate *s);
-void set_affinity(struct wstate *s);
+/* 0, or 1 when it printed a note (the CPUs asked for are not all this process's). */
+int set_affinity(struct wstate *s);
 /* The files (none open), descriptors, units, buffers and event array. 0 or -errno. */
 int alloc_state(struct wstate *s);
 void free_state(struct wstate *s);
@@ -178,15 +209,44 @@ void pace_think(struct wstate *s);
 /* Every second: rate_min / rate_iops_min; returns -errno when the floor is missed. */
 int pace_check_min(struct wstate *s);
 
-/* verify_phase.c */
+/* verify_phase.c: the loop asks it what to read back next; it checks what comes back. */
 int verify_setup(struct wstate *s);
-void verify_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len);
-/* Is the backlog full (verify_backlog: the loop drains, then verify_backlog_run)? */
-bool verify_backlog_due(const struct wstate *s);
-/* Read back what was written (verify_only: the whole region): 0 or -EILSEQ. */
-int verify_all(struct wstate *s);
-int verify_backlog_run(struct wstate *s);
 void verify_teardown(struct wstate *s);
+/* A write's buffer: data, headers and checksums (instead of buffers_fill). */
+void verify_stamp(struct wstate *s, struct io_unit *u);
+/* A write was handed over (or, verify_only, would have been): remember it. */
+void verify_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len);
+/* verify_only with writes: the workload's I/O is counted as done, not done (as fio's dry
+ * run); its writes are what the verify phase reads back. (A verify_only job that only reads
+ * reads, and checks what it reads.) */
+void verify_dry(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len, uint64_t off);
+/* Before an I/O is prepared: is a verify read next (e filled), must the queue drain first
+ * (then ask again), or is it the workload's turn? paused: the workload has issued all it
+ * may before a verify phase (its end, or the end of a loop). */
+enum verify_step verify_next(struct wstate *s, bool paused, struct verify_entry *e);
+/* Is there verify work to come (so the loop is not over)? */
+bool verify_busy(const struct wstate *s);
+/* The issued bytes at which the workload pauses for a verify phase (loops=N), else 0. */
+static inline uint64_t verify_pass_end(const struct wstate *s)
+{
+	return s->ver.pass_end;
+}
+/* Mark a prepared unit as a verify read (or not). */
+static inline void verify_mark(struct wstate *s, const struct io_unit *u, bool check)
+{
+	if (s->ver.unit_check)
+		s->ver.unit_check[u->index] = check;
+}
+static inline bool verify_is_check(const struct wstate *s, const struct io_unit *u)
+{
+	return s->ver.unit_check && s->ver.unit_check[u->index];
+}
+/* An I/O completed. A write is remembered as done (verify_state_save); a read that came
+ * back whole is checked if it is a verify read (or the job checks its reads). 0, or -EILSEQ when the job must stop (a failure, no continue_on_error=verify, or
+ * verify_fatal). */
+int verify_completed(struct wstate *s, struct io_unit *u);
+/* The job is over: the state file (verify_state_save), the failures in all. 0 or -EILSEQ. */
+int verify_finish(struct wstate *s);
 
 /* buffers.c */
 void buffers_init(struct wstate *s);

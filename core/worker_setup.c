@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/debug.h"
 #include "core/worker_int.h"
 
 
@@ -35,6 +36,8 @@ int open_files(struct wstate *s)
 			return ret;
 		}
 		s->fds[i] = f->fd;
+		if (debug_on(s->w->debug, DBG_FILE))
+			debug_print(DBG_FILE, "fd open %s, flags 0x%x: fd %d\n", f->cf->path, flags, f->fd);
 		if (f->fd < 0)
 			continue;
 		if (o->invalidate) {
@@ -66,8 +69,11 @@ int worker_nomem(struct wstate *s, const char *what, uint64_t bytes)
 void close_files(struct wstate *s)
 {
 	for (unsigned i = 0; s->files && i < s->nfiles; i++)
-		if (s->files[i].fd >= 0)
+		if (s->files[i].fd >= 0) {
+			if (debug_on(s->w->debug, DBG_FILE))
+				debug_print(DBG_FILE, "fd close %s: fd %d\n", s->files[i].cf->path, s->files[i].fd);
 			engine_close_file(s->w->ops, &s->eng, s->files[i].fd);
+		}
 }
 
 static int alloc_units(struct wstate *s)
@@ -99,6 +105,9 @@ static int alloc_units(struct wstate *s)
 		s->bufmem = NULL;
 		return worker_nomem(s, what, bytes);
 	}
+	if (debug_on(s->w->debug, DBG_MEM))
+		debug_print(DBG_MEM, "io_u alloc %u units at %p; Alloc %llu for buffers: %p (stride %zu)\n", s->depth,
+			    (void *)s->units, (unsigned long long)bytes, s->bufmem, s->buf_stride);
 	for (unsigned i = 0; i < s->depth; i++) {
 		s->units[i].index = i;
 		s->units[i].buf = (char *)s->bufmem + (size_t)i * s->buf_stride;
@@ -130,6 +139,8 @@ int alloc_state(struct wstate *s)
 
 void free_state(struct wstate *s)
 {
+	if (s->bufmem && debug_on(s->w->debug, DBG_MEM))
+		debug_print(DBG_MEM, "free malloc mem %p; io_u free %p\n", s->bufmem, (void *)s->units);
 	free(s->files);
 	free(s->fds);
 	free(s->events);
@@ -140,11 +151,11 @@ void free_state(struct wstate *s)
 	free(s->bufmem);
 }
 
-void set_affinity(struct wstate *s)
+int set_affinity(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	if (!o->ncpus_allowed)
-		return;
+		return 0;
 	cpu_set_t set;
 	CPU_ZERO(&set);
 	unsigned want = s->w->clone % o->ncpus_allowed, seen = 0;
@@ -157,18 +168,19 @@ void set_affinity(struct wstate *s)
 	}
 	int err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	if (!err)
-		return;
+		return 0;
 	/* A pod's or container's cpuset may not hold the CPUs asked for: keep those it does
 	 * hold, or else run where the cpuset lets us; one note per job, never a failure. */
 	cpu_set_t allowed;
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return;
+		return 0;
 	CPU_AND(&set, &set, &allowed);
 	bool some = CPU_COUNT(&set) > 0 && !pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	if (s->w->clone == 0)
-		fprintf(stderr, "iobench: job '%s': cpus_allowed: %s; running on %s\n", o->name,
+		fprintf(stderr, "iobench: job '%s': cpus_allowed: %s; running on %s%s\n", o->name,
 			err == EINVAL ? "outside this process's CPU set (cgroup cpuset)" : strerror(err),
-			some ? "the CPUs in both" : "the CPU set");
+			some ? "the CPUs in both" : "the CPU set", s->w->warnings_fatal ? " (fatal: --warnings-fatal)" : "");
+	return 1;
 }
 
 void setup_depth(struct wstate *s)

@@ -20,12 +20,19 @@ if ! have_src cjson || ! have_src libisal; then
 	f=/etc/apt/sources.list.d/iobench-deb-src.sources
 	uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
 	suite=$(sed -n 's/^Suites: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
+	# a root made by debootstrap has a one-line sources.list instead: "deb URI SUITE main"
+	[ -n "$uri" ] || uri=$(sed -n 's/^deb  *\(\[[^]]*\]  *\)\{0,1\}\([^ ]*\) .*/\2/p' /etc/apt/sources.list 2>/dev/null | head -1)
+	[ -n "$suite" ] || suite=$(sed -n 's/^deb  *\(\[[^]]*\]  *\)\{0,1\}[^ ]*  *\([^ ]*\).*/\2/p' /etc/apt/sources.list 2>/dev/null | head -1)
 	[ -n "$uri" ] || uri=http://deb.debian.org/debian
 	[ -n "$suite" ] || suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
 	printf 'Types: deb-src\nURIs: %s\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 		"$uri" "$suite" "$suite" > "$f"
 	echo "iobench: added $f" >&2
-	apt-get update -qq >/dev/null
+	if command -v flock >/dev/null 2>&1; then
+		flock /tmp/iobench-apt.lock apt-get -o DPkg::Lock::Timeout=300 update -qq >/dev/null
+	else
+		apt-get -o DPkg::Lock::Timeout=300 update -qq >/dev/null
+	fi
 fi
 
 # apt-get warns when root downloads into a folder _apt cannot write; that is not a failure.

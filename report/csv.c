@@ -51,7 +51,10 @@ static void header(FILE *out, bool clients, unsigned nextra, const char *const *
 			field(out, name, false);
 		}
 	field(out, "usr_cpu", false);
-	field(out, "sys_cpu", nextra == 0 && !clients);
+	field(out, "sys_cpu", false);
+	field(out, "cpu_limit", false);
+	field(out, "memory_limit_bytes", false);
+	field(out, "cpuset", nextra == 0 && !clients);
 	if (clients)
 		field(out, "hostname", nextra == 0);
 	for (unsigned i = 0; i < nextra; i++)
@@ -80,6 +83,20 @@ static void dir_fields(FILE *out, const struct report_unit *u, int d)
 	float_field(out, 3, series_mean(&ds->lat) / 1000.0, false);
 }
 
+/* The container's limits (empty where none applies): the cgroup CPU quota in CPUs, the memory
+ * limit in bytes, the CPU set when it is narrower than the online CPUs. */
+static void limit_fields(FILE *out, const struct cpu_limit *cl, bool last)
+{
+	char buf[32];
+	float_field(out, 2, cl->quota_set ? cl->cpus : NAN, false);
+	if (cl->mem_set)
+		snprintf(buf, sizeof(buf), "%llu", cl->mem_bytes);
+	else
+		buf[0] = '\0';
+	field(out, buf, false);
+	field(out, cl->cpuset_restricted ? cl->cpuset : "", last);
+}
+
 void report_csv_sweep(FILE *out, const struct run_results *r, bool with_header, unsigned nextra,
 		      const char *const *names, const char *const *values)
 {
@@ -106,8 +123,8 @@ void report_csv_sweep(FILE *out, const struct run_results *r, bool with_header, 
 		dir_fields(out, u, DDIR_WRITE);
 		double run_us = (double)u->ts.job_runtime_ms * 1000.0;
 		float_field(out, 2, run_us > 0 ? (double)u->ts.usr_us * 100.0 / run_us : 0.0, false);
-		float_field(out, 2, run_us > 0 ? (double)u->ts.sys_us * 100.0 / run_us : 0.0,
-			    nextra == 0 && !r->clients);
+		float_field(out, 2, run_us > 0 ? (double)u->ts.sys_us * 100.0 / run_us : 0.0, false);
+		limit_fields(out, &r->cpu_limit, nextra == 0 && !r->clients);
 		if (r->clients)
 			field(out, u->all_clients ? "All clients" : u->host, nextra == 0);
 		for (unsigned k = 0; k < nextra; k++)

@@ -1,5 +1,6 @@
 /* The ETA line on stderr, as fio draws it:
- * Jobs: 1 (f=1): [R(1)][50.0%][r=368MiB/s][r=92 IOPS][eta 00m:01s] */
+ * Jobs: 1 (f=1): [R(1)][50.0%][r=368MiB/s][r=92 IOPS][eta 00m:01s]
+ * overwritten in place on a terminal, and on a line of its own every --eta-newline. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -19,7 +20,7 @@ static void runs_of(const char *states, char *out, size_t len)
 	}
 }
 
-void report_eta(FILE *out, const struct run_progress *p)
+int report_eta(FILE *out, const struct run_progress *p, int prev_len, bool cr, bool newline)
 {
 	static const char dir_letter[DDIR_NR] = { 'r', 'w', 't' };
 	char runs[600], bw[128] = "", iops[128] = "";
@@ -34,7 +35,16 @@ void report_eta(FILE *out, const struct run_progress *p)
 		snprintf(iops + strlen(iops), sizeof(iops) - strlen(iops), "%s%c=%s", iops[0] ? "," : "",
 			 dir_letter[d], num);
 	}
-	fprintf(out, "\rJobs: %u (f=%u): [%s][%.1f%%][%s][%s IOPS][eta %02" PRIu64 "m:%02" PRIu64 "s]\033[K",
-		p->running, p->running, runs, p->pct_done, bw, iops, p->eta_s / 60, p->eta_s % 60);
+	int len = fprintf(out, "%sJobs: %u (f=%u): [%s][%.1f%%][%s][%s IOPS][eta %02" PRIu64 "m:%02" PRIu64 "s]",
+			  cr ? "\r" : "", p->running, p->running, runs, p->pct_done, bw, iops, p->eta_s / 60,
+			  p->eta_s % 60);
+	len -= cr ? 1 : 0;
+	/* A shorter line than the one it overwrites: spaces over the rest (no terminal codes,
+	 * so a log file reads the same). */
+	if (cr && len < prev_len)
+		fprintf(out, "%*s", prev_len - len, "");
+	if (newline)
+		fputc('\n', out);
 	fflush(out);
+	return len;
 }

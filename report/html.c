@@ -13,7 +13,7 @@ void html_begin(FILE *out, const char *cmdline)
 	      "margin:1em 0}td,th{border:1px solid #bbb;padding:4px 8px;text-align:right}"
 	      "th{background:#eee}td:first-child,td:nth-child(2){text-align:left}"
 	      "code{background:#f4f4f4;padding:2px 4px}</style></head><body>\n"
-	      "<h1>iobench report</h1>\n<p>iobench-" IOBENCH_VERSION ", command line: <code>", out);
+	      "<h1>iobench report</h1>\n<p>" IOBENCH_VERSION_STRING ", command line: <code>", out);
 	xml_escape(out, cmdline);
 	fputs("</code></p>\n", out);
 }

@@ -152,7 +152,7 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 		jint(job, "elapsed", (int64_t)u->elapsed_s);
 	}
 	if (!u->all_clients)
-		add_options(job, "job options", &u->job->given);
+		add_options(job, "job options", u->options);
 	/* fio's order: read, write, trim, sync, then mixed (unified_rw_reporting=both);
 	 * a mixed-only report has no sync. */
 	const struct dir_result *views[DDIR_NR + 1];
@@ -296,24 +296,77 @@ static void add_disks(cJSON *root, const struct run_results *r)
 	}
 }
 
+/* --idle-prof: fio's cpu_idleness, floats all: system, then (percpu) cpu-N, the unit's time. */
+static void add_idle(cJSON *root, const struct idle_result *ir)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "cpu_idleness");
+	jflt(o, "system", ir->system_pct);
+	for (unsigned i = 0; ir->mode == 2 && i < ir->ncpus; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "cpu-%u", ir->cpu[i]);
+		jflt(o, key, ir->cpu_pct[i]);
+	}
+	jflt(o, "unit_mean", ir->unit_mean_us);
+	jflt(o, "unit_stddev", ir->unit_stddev_us);
+}
+
+/* "iobench container": the limits this process ran under, when any applies (docs/output.md).
+ * Every key is always there; a limit that does not apply is null. */
+static void add_container(cJSON *root, const struct cpu_limit *cl)
+{
+	if (!cl->quota_set && !cl->mem_set && !cl->cpuset_restricted)
+		return;
+	cJSON *o = cJSON_AddObjectToObject(root, "iobench container");
+	if (cl->quota_set) {
+		jflt(o, "cpu_limit", cl->cpus);
+		jint(o, "cpu_quota_us", cl->quota_us);
+		jint(o, "cpu_period_us", cl->period_us);
+		jint(o, "cpu_cgroup_version", cl->cgroup_version);
+		cJSON_AddStringToObject(o, "cpu_cgroup", cl->where);
+	} else {
+		const char *k[] = { "cpu_limit", "cpu_quota_us", "cpu_period_us", "cpu_cgroup_version",
+				    "cpu_cgroup" };
+		for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+			cJSON_AddNullToObject(o, k[i]);
+	}
+	if (cl->mem_set) {
+		jint(o, "memory_limit_bytes", (int64_t)cl->mem_bytes);
+		jint(o, "memory_cgroup_version", cl->mem_cgroup_version);
+		cJSON_AddStringToObject(o, "memory_cgroup", cl->mem_where);
+	} else {
+		cJSON_AddNullToObject(o, "memory_limit_bytes");
+		cJSON_AddNullToObject(o, "memory_cgroup_version");
+		cJSON_AddNullToObject(o, "memory_cgroup");
+	}
+	if (cl->cpuset_restricted)
+		cJSON_AddStringToObject(o, "cpuset", cl->cpuset);
+	else
+		cJSON_AddNullToObject(o, "cpuset");
+	jint(o, "cpuset_cpus", cl->cpuset_n);
+	jint(o, "online_cpus", cl->online_n);
+}
+
 int report_json(FILE *out, const struct run_results *r, bool plus)
 {
 	char when[64];
 	cJSON *root = cJSON_CreateObject();
 	if (!root)
 		return -ENOMEM;
-	cJSON_AddStringToObject(root, "fio version", "iobench-" IOBENCH_VERSION);
+	cJSON_AddStringToObject(root, "fio version", IOBENCH_VERSION_STRING);
 	jint(root, "timestamp", (int64_t)r->end_time);
 	jint(root, "timestamp_ms", (int64_t)r->end_ms);
 	fmt_time(when, sizeof(when), r->end_time);
 	cJSON_AddStringToObject(root, "time", when);
-	if (r->globals && r->globals->n)
-		add_options(root, "global options", r->globals);
+	if (r->globals.n)
+		add_options(root, "global options", &r->globals);
 	cJSON *jobs = cJSON_AddArrayToObject(root, r->clients ? "client_stats" : "jobs");
 	for (size_t i = 0; i < r->nunits; i++)
 		add_unit(jobs, &r->units[i], plus);
 	if (r->ndisks)
 		add_disks(root, r);
+	if (r->idle.mode)
+		add_idle(root, &r->idle);
+	add_container(root, &r->cpu_limit);
 	json_print_fio(out, root, 0);
 	fputs("\n", out);
 	cJSON_Delete(root);

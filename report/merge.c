@@ -289,7 +289,7 @@ int report_merge(FILE *out, char *const *paths, int n)
 	cJSON *root = cJSON_CreateObject(), *clients = NULL;
 	int ret = m && root ? 0 : -ENOMEM;
 	if (!ret) {
-		cJSON_AddStringToObject(root, "fio version", "iobench-" IOBENCH_VERSION);
+		cJSON_AddStringToObject(root, "fio version", IOBENCH_VERSION_STRING);
 		struct timeval tv;
 		gettimeofday(&tv, NULL);
 		char when[64];

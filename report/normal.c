@@ -26,6 +26,22 @@ static char *rate_txt(char *buf, size_t len, uint64_t bytes_per_sec, struct unit
 		      : fmt_num(buf, len, bytes_per_sec, u.sig, iec, UNIT_BYTE_PER_SEC);
 }
 
+/* A byte count in the largest IEC unit it reaches, one decimal where it is not whole:
+ * "256 MiB", "1.5 GiB". */
+static char *mem_text(char *buf, size_t len, unsigned long long bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	unsigned i = 0;
+	while (i + 1 < sizeof(unit) / sizeof(unit[0]) && bytes >> (10 * (i + 1)))
+		i++;
+	unsigned long long whole = bytes >> (10 * i), rest = bytes - (whole << (10 * i));
+	if (!rest)
+		snprintf(buf, len, "%llu %s", whole, unit[i]);
+	else
+		snprintf(buf, len, "%.1f %s", (double)bytes / (double)(1ULL << (10 * i)), unit[i]);
+	return buf;
+}
+
 static char *size_txt(char *buf, size_t len, uint64_t bytes, struct units u, bool primary)
 {
 	return fmt_num(buf, len, bytes, u.sig, primary ? !u.si : u.si, UNIT_BYTE);
@@ -47,11 +63,15 @@ void report_normal_header(FILE *out, const struct run_results *r)
 		if (o->numjobs > 1)
 			fprintf(out, "...\n");
 	}
-	fprintf(out, "iobench-%s\n", IOBENCH_VERSION);
+	fprintf(out, "%s\n", IOBENCH_VERSION_STRING);
 	const struct cpu_limit *cl = &r->cpu_limit;
+	char m[32];
 	if (cl->quota_set)
 		fprintf(out, "cgroup CPU limit: %.2f CPUs (cgroup v%u quota %lldus per %lldus, %s)\n",
 			cl->cpus, cl->cgroup_version, cl->quota_us, cl->period_us, cl->where);
+	if (cl->mem_set)
+		fprintf(out, "cgroup memory limit: %s (cgroup v%u, %s)\n", mem_text(m, sizeof(m), cl->mem_bytes),
+			cl->mem_cgroup_version, cl->mem_where);
 	if (cl->cpuset_restricted)
 		fprintf(out, "CPU set: %s (%u of %u online CPUs)\n", cl->cpuset, cl->cpuset_n,
 			cl->online_n);
@@ -264,6 +284,21 @@ static void show_group(FILE *out, const struct group_summary *gs)
 	}
 }
 
+/* --idle-prof: fio's lines after the disk stats (percpu: every CPU's share on one line). */
+static void show_idle(FILE *out, const struct idle_result *ir)
+{
+	if (!ir->mode)
+		return;
+	fprintf(out, "\nCPU idleness:\n  system: %3.2f%%\n", ir->system_pct);
+	if (ir->mode == 2) {
+		fprintf(out, "  percpu: ");
+		for (unsigned i = 0; i < ir->ncpus; i++)
+			fprintf(out, "%s%3.2f%%", i ? ", " : "", ir->cpu_pct[i]);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "  unit work: mean=%3.2fus, stddev=%3.2f\n", ir->unit_mean_us, ir->unit_stddev_us);
+}
+
 void report_normal(FILE *out, const struct run_results *r)
 {
 	fprintf(out, "\n");
@@ -284,5 +319,12 @@ void report_normal(FILE *out, const struct run_results *r)
 			"/%" PRIu64 ", in_queue=%" PRIu64 ", util=%3.2f%%\n", d->name, d->ios[0], d->ios[1],
 			d->merges[0], d->merges[1], d->ticks[0], d->ticks[1], d->in_queue, d->util_pct);
 	}
+	show_idle(out, &r->idle);
+	fflush(out);
+}
+
+void report_idle_calibration(FILE *out, const struct idle_result *r)
+{
+	fprintf(out, "CPU idleness:\n  unit work: mean=%3.2fus, stddev=%3.2f\n", r->unit_mean_us, r->unit_stddev_us);
 	fflush(out);
 }

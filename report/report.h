@@ -48,8 +48,13 @@ void html_run(FILE *out, const struct run_results *r);
 void html_sweep(FILE *out, const struct sweep_plot *p, const char *csv);
 void html_end(FILE *out);
 
-/* The one-line ETA (with a leading carriage return, no newline). */
-void report_eta(FILE *out, const struct run_progress *p);
+/* The one-line ETA. cr: it overwrites the line before (a carriage return first, spaces
+ * over what is left of a longer one of prev_len characters); newline: it ends the line.
+ * Returns its length, for the next one's prev_len. */
+int report_eta(FILE *out, const struct run_progress *p, int prev_len, bool cr, bool newline);
+
+/* --idle-prof=calibrate: the unit of work's time alone, as fio prints it. */
+void report_idle_calibration(FILE *out, const struct idle_result *r);
 
 /* fio's terse format, version 3, 4 or 5: one line per job. */
 void report_terse(FILE *out, const struct run_results *r, unsigned version);

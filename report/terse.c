@@ -56,7 +56,7 @@ static void unit_line(FILE *out, const struct report_unit *u, const struct run_r
 {
 	const struct thread_stats *ts = &u->ts;
 	const struct job_opts *o = &u->job->o;
-	fprintf(out, "%u;iobench-%s;", version, IOBENCH_VERSION);
+	fprintf(out, "%u;%s;", version, IOBENCH_VERSION_STRING);
 	terse_text(out, unit_name(u));
 	fprintf(out, ";%u;%d", u->groupid, ts->error);
 	for (int d = 0; d < (version >= 4 ? DDIR_NR : DDIR_TRIM); d++)

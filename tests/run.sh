@@ -2,35 +2,54 @@
 # Runs every test and ends with one summary line: "N passed, N failed[, N skipped]".
 # Unit tests are cmocka binaries (arguments), run with TAP output; integration tests are
 # tests/integration/t_*.sh, which print TAP-style lines through tests/lib.sh.
-# TESTS=pattern runs only the integration scripts whose name contains it.
+# TESTS=pattern runs only the integration scripts whose name contains it; SUITE=container
+# runs tests/container/t_*.sh instead (make test-container).
+#
+# The integration scripts run in two lanes at once (the machine has two cores and most
+# scripts wait on I/O, sleeps or fio): scripts that measure time (a line `# lane: timing` in
+# the script) run one after another in one lane, every other script in the other, so no two
+# timing scripts ever overlap. LANES=1 runs everything one after another.
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT INT TERM
+lock="$log.lock"
+trap 'rm -f "$log" "$log".*' EXIT INT TERM
 
 run_one() { # name, command...
 	name=$1
 	shift
+	out=$(mktemp "$log.out.XXXXXX")
 	start=$(date +%s)
-	"$@" >"$log.out" 2>&1
+	"$@" >"$out" 2>&1
 	rc=$?
-	cat "$log.out"
-	cat "$log.out" >>"$log"
 	# A script that died before saying anything counts as a failure.
-	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$log.out"; then
-		echo "not ok - $name exited with status $rc"
-		echo "not ok - $name exited with status $rc" >>"$log"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out"; then
+		echo "not ok - $name exited with status $rc" >>"$out"
 	fi
-	echo "# $name: $(($(date +%s) - start))s"
-	rm -f "$log.out"
+	echo "# $name: $(($(date +%s) - start))s" >>"$out"
+	# One script's lines stay together on the terminal and in the log.
+	flock "$lock" sh -c 'cat "$1"; cat "$1" >>"$2"' sh "$out" "$log"
+	rm -f "$out"
+}
+
+lane() { # timing|other
+	for t in "$top"/tests/${SUITE:-integration}/t_*.sh; do
+		case "$t" in *"${TESTS:-}"*) ;; *) continue ;; esac
+		if grep -q '^# lane: timing' "$t"; then kind=timing; else kind=other; fi
+		[ "${LANES:-2}" -eq 1 ] || [ "$kind" = "$1" ] || continue
+		run_one "$(basename "$t")" sh "$t"
+	done
 }
 
 for bin in "$@"; do
 	CMOCKA_MESSAGE_OUTPUT=TAP run_one "$(basename "$bin")" "$bin"
 done
-for t in "$top"/tests/integration/t_*.sh; do
-	case "$t" in *"${TESTS:-}"*) ;; *) continue ;; esac
-	run_one "$(basename "$t")" sh "$t"
-done
+if [ "${LANES:-2}" -eq 1 ]; then
+	lane all
+else
+	lane timing &
+	lane other
+	wait
+fi
 
 skipped=$(grep -c -E '^ok .*# (SKIP|skip)' "$log")
 passed=$(($(grep -c -E '^ok' "$log") - skipped))

@@ -61,8 +61,7 @@ def main():
         r = sh(['debootstrap', '--variant=minbase', 'bookworm', root, 'http://deb.debian.org/debian'])
         if not tap(r.returncode == 0, 'debootstrap: a Debian 12 root for the build stage', r.stderr):
             return
-        os.unlink(os.path.join(root, 'etc/apt/sources.list'))
-        shutil.copy('/etc/apt/sources.list.d/debian.sources', os.path.join(root, 'etc/apt/sources.list.d/'))
+        # the root keeps debootstrap's one-line sources.list: the Dockerfile works with either kind
         shutil.copy('/etc/resolv.conf', os.path.join(root, 'etc/resolv.conf'))
         for what, args in (('proc', ['-t', 'proc', 'proc']), ('dev', ['--rbind', '/dev'])):
             sh(['mount'] + args + [os.path.join(root, what)])

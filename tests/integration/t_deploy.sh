@@ -7,30 +7,27 @@ if ! /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
 	skip "Kubernetes manifests" "python3-yaml is not installed"
 	exit 0
 fi
-check "the manifests: kinds, /data mount, unprivileged, requests, an Indexed Job" /usr/bin/python3 - "$TOP/deploy/k8s" <<'PY'
-import glob, os, sys, yaml
-docs = []
-for f in sorted(glob.glob(os.path.join(sys.argv[1], '*.yaml'))):
-    docs += [d for d in yaml.safe_load_all(open(f)) if d]
-kinds = sorted(d['kind'] for d in docs)
-assert kinds == ['ConfigMap', 'Job', 'Job', 'PersistentVolumeClaim'], kinds
-jobs = [d for d in docs if d['kind'] == 'Job']
-assert any(j['spec'].get('completionMode') == 'Indexed' for j in jobs)
-for j in jobs:
-    pod = j['spec']['template']['spec']
-    assert not pod.get('hostNetwork') and not pod.get('hostPID')
-    assert pod['securityContext']['runAsNonRoot'] is True
-    for c in pod['containers']:
-        sc = c.get('securityContext', {})
-        assert sc.get('privileged') is False and sc.get('allowPrivilegeEscalation') is False
-        assert sc['capabilities']['drop'] == ['ALL']
-        assert c['resources']['requests']['cpu'] and c['resources']['requests']['memory']
-        mounts = {m['name']: m['mountPath'] for m in c['volumeMounts']}
-        assert mounts['data'] == '/data', mounts
-    vols = {v['name']: v for v in pod['volumes']}
-    assert vols['data']['persistentVolumeClaim']['claimName'] == 'iobench-data'
-print('#   %d documents: %s' % (len(docs), ', '.join(kinds)))
-PY
+# Issue 18: what a restricted cluster admits, checked offline against the Kubernetes API
+# models (Debian's python3-kubernetes): schema, Pod Security "restricted", pinned image,
+# requests and limits, results on the volume, a ReadWriteOnce claim that holds the jobs.
+if ! /usr/bin/python3 -c 'import kubernetes' 2>/dev/null; then
+	skip "the manifests against the Kubernetes API models" "python3-kubernetes is not installed"
+else
+	VERSION=$(sed -n 's/^VERSION *:= *//p' "$TOP/Makefile")
+	/usr/bin/python3 "$TOP/tests/tools/k8s_check.py" "$TOP/deploy/k8s" "$VERSION" >k8s.txt 2>&1
+	rc=$?
+	sed 's/^/#   /' k8s.txt | grep -v '^#   #'
+	check "the manifests: Kubernetes API schema, Pod Security restricted, iobench:$VERSION IfNotPresent, requests and limits, results on the volume, the claim holds what the jobs write" [ $rc -eq 0 ]
+	grep '^#   ' k8s.txt
+	cp -r "$TOP/deploy/k8s" bad
+	sed -i 's/imagePullPolicy: IfNotPresent/imagePullPolicy: Always/' bad/job.yaml
+	sed -i 's/storage: 45Gi/storage: 20Gi/' bad/pvc.yaml
+	sed -i 's/      containers:/      containerz:/' bad/collect.yaml
+	sed -i '0,/seccompProfile:/s//seccompProfilx:/' bad/indexed-job.yaml
+	/usr/bin/python3 "$TOP/tests/tools/k8s_check.py" bad "$VERSION" >bad.txt 2>&1
+	check "... and the checker refuses a pull-Always image, a 20Gi claim, an unknown field, a missing seccomp profile" \
+		sh -c "[ \$(grep -c '^k8s:' bad.txt) -ge 5 ] && grep -q 'no field .containerz.' bad.txt && grep -q '20 GiB asked' bad.txt && grep -q 'RuntimeDefault' bad.txt && grep -q 'IfNotPresent' bad.txt"
+fi
 /usr/bin/python3 -c "
 import yaml
 d = yaml.safe_load(open('$TOP/deploy/k8s/configmap.yaml'))

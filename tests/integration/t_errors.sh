@@ -82,6 +82,6 @@ else
 	skip "O_DIRECT alignment error" "no O_DIRECT on $T"
 fi
 "$IOBENCH" --version >v.txt
-check "--version prints iobench-X.Y.Z" grep -qE '^iobench-[0-9]+\.[0-9]+\.[0-9]+$' v.txt
+check "--version prints fio-3.33+iobench-X.Y.Z" grep -qE '^fio-3\.33\+iobench-[0-9]+\.[0-9]+\.[0-9]+$' v.txt
 "$IOBENCH" --help >h.txt
 check "--help lists options" grep -q -- '--iodepth' h.txt

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 14, hostile input: arithmetic that overflows, sizes no file can hold, empty values,
 # job files that never end or are not files, long lists, names that are not UTF-8. Each
 # refusal: exit 1, one line on stderr with the reason, nothing on stdout, in bounded time.
@@ -183,7 +184,7 @@ fi
 
 # ---- 4. --output-format lists of any length ----
 timeout 20 "$IOBENCH" --output-format="$(repeat json 200 ,),terse" $NULLJOB --size=1m >fmt.txt 2>fmt.err
-check "--output-format=json x200,terse prints both: the terse line" grep -q '^3;iobench-' fmt.txt
+check "--output-format=json x200,terse prints both: the terse line" grep -q '^3;fio-3.33+iobench-' fmt.txt
 grep -v '^3;' fmt.txt >fmt.json
 check "... and the JSON" sh -c "[ ! -s fmt.err ]" && jqe '.jobs[0].jobname == "j"' fmt.json
 refused "an unknown format after 200 good ones is named" "--output-format: unknown format 'xml'" \

@@ -34,7 +34,10 @@ corrupt c.dat $((100 * 4096 + 10)) 4
 check "verify_fatal=1 stops at the first of two bad blocks" [ "$(grep -c 'verify failed' vf.err)" -eq 1 ]
 "$IOBENCH" --name=v --rw=write --bs=4k --size=1m --filename="$T/c.dat" --verify=md5 --verify_only \
 	--output-format=json >/dev/null 2>v2.err
-check "without verify_fatal both bad blocks are reported" [ "$(grep -c 'verify failed' v2.err)" -eq 2 ]
+check "without verify_fatal the job also stops at the first bad block, as fio" [ "$(grep -c 'verify failed' v2.err)" -eq 1 ]
+"$IOBENCH" --name=v --rw=write --bs=4k --size=1m --filename="$T/c.dat" --verify=md5 --verify_only \
+	--continue_on_error=verify --output-format=json >/dev/null 2>v3.err
+check "with continue_on_error=verify both bad blocks are reported" [ "$(grep -c 'verify failed' v3.err)" -eq 2 ]
 
 "$IOBENCH" --name=v --rw=write --bs=4k --size=1m --filename="$T/p.dat" --verify=pattern \
 	--verify_pattern=0xdeadbeef --output-format=json >/dev/null

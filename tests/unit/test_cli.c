@@ -196,7 +196,7 @@ static void test_exits(void **state)
 	}
 	struct parsed *p = parse("-v", (char *)NULL);
 	assert_int_equal(p->result, CLI_EXIT_OK);
-	assert_string_equal(p->out, "iobench-" IOBENCH_VERSION "\n");
+	assert_string_equal(p->out, "fio-3.33+iobench-" IOBENCH_VERSION "\n");
 	done(p);
 	p = parse("--cmdhelp=bs", (char *)NULL);
 	assert_int_equal(p->result, CLI_EXIT_OK);

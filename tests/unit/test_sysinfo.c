@@ -117,6 +117,33 @@ static void test_v1(void **state)
 	assert_string_equal(cl.where, "/job7");
 }
 
+static void test_memory_v2_and_v1(void **state)
+{
+	char mi[1024];
+	snprintf(mi, sizeof(mi), "30 20 0:26 / %s/sys rw - cgroup2 cgroup2 rw\n", dir);
+	put("mountinfo", mi);
+	put("cgroup", "0::/kubepods/pod1/ctr\n");
+	put("sys/kubepods/memory.max", "max\n");
+	put("sys/kubepods/pod1/memory.max", "268435456\n");
+	put("sys/kubepods/pod1/ctr/memory.max", "536870912\n");
+	struct cpu_limit cl;
+	read_fake(&cl);
+	assert_true(cl.mem_set);
+	assert_int_equal(cl.mem_bytes, 268435456);
+	assert_int_equal(cl.mem_cgroup_version, 2);
+	assert_string_equal(cl.mem_where, "/kubepods/pod1");
+	snprintf(mi, sizeof(mi), "32 31 0:29 / %s/fs/memory rw - cgroup cgroup rw,memory\n", dir);
+	put("mountinfo", mi);
+	put("cgroup", "4:memory:/job9\n");
+	put("fs/memory/memory.limit_in_bytes", "9223372036854771712\n"); /* v1's "no limit" */
+	put("fs/memory/job9/memory.limit_in_bytes", "1073741824\n");
+	read_fake(&cl);
+	assert_true(cl.mem_set);
+	assert_int_equal(cl.mem_bytes, 1073741824);
+	assert_int_equal(cl.mem_cgroup_version, 1);
+	assert_string_equal(cl.mem_where, "/job9");
+}
+
 static void test_missing_files(void **state)
 {
 	struct cpu_limit cl;
@@ -140,6 +167,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_v2_no_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_v2_container_root, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_v1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memory_v2_and_v1, setup, teardown),
 		cmocka_unit_test(test_missing_files),
 		cmocka_unit_test(test_cpu_list),
 	};
