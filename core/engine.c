@@ -23,6 +23,14 @@ int engine_check(const struct engine_ops *ops, const struct job_opts *o, const v
 	return ops->check ? ops->check(o, eng_opts, why, len) : 0;
 }
 
+void engine_describe(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *buf,
+		     size_t len)
+{
+	buf[0] = '\0';
+	if (ops->describe)
+		ops->describe(o, eng_opts, buf, len);
+}
+
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx)
 {
 	return ops->init ? ops->init(ctx) : 0;

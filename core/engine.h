@@ -95,6 +95,9 @@ struct engine_ops {
 	 * any job runs (exec: the program is not there). 0, or -errno with the reason in why
 	 * (one line, naming the option). */
 	int (*check)(const struct job_opts *o, const void *eng_opts, char *why, size_t len);
+	/* What fio's engine says of a job as each of its clones starts, for the normal format
+	 * ("burn (noop): ioengine=cpuio, cpuload=50, cpucycle=50000"; lines split by '\n'). */
+	void (*describe)(const struct job_opts *o, const void *eng_opts, char *buf, size_t len);
 	int (*init)(struct engine_ctx *ctx);
 	void (*cleanup)(struct engine_ctx *ctx);
 	int (*open_file)(struct engine_ctx *ctx, const char *path, int flags, int *fd);
@@ -123,6 +126,8 @@ void engine_make_parents(const char *path);
 int engine_resolve(const struct engine_ops *ops, struct job_opts *o, void *eng_opts, char *why, size_t len);
 int engine_check(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *why,
 		 size_t len);
+void engine_describe(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *buf,
+		     size_t len);
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx);
 void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx);
 int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,
