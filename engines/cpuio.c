@@ -82,6 +82,14 @@ static int cpuio_resolve(struct job_opts *o, void *eng_opts, char *why, size_t l
 	return 0;
 }
 
+/* What fio's engine says as a job starts. */
+static void cpuio_describe(const struct job_opts *o, const void *eng_opts, char *buf, size_t len)
+{
+	const struct cpuio_opts *co = eng_opts;
+	snprintf(buf, len, "%s (%s): ioengine=cpuio, cpuload=%u, cpucycle=%llu", o->name,
+		 cpumode_choices[co->cpumode].word, co->cpuload, (unsigned long long)co->cpuchunks_us);
+}
+
 static int cpuio_init(struct engine_ctx *ctx)
 {
 	struct cpuio_data *cd = calloc(1, sizeof(*cd));
@@ -151,6 +159,7 @@ const struct engine_ops cpuio_engine_ops = {
 	.options = cpuio_options,
 	.options_size = sizeof(struct cpuio_opts),
 	.resolve = cpuio_resolve,
+	.describe = cpuio_describe,
 	.init = cpuio_init,
 	.cleanup = cpuio_cleanup,
 	.open_file = cpuio_open,

@@ -55,22 +55,6 @@ static const struct option_def exec_options[] = {
 	{ NULL },
 };
 
-static int exec_resolve(struct job_opts *o, void *eng_opts, char *why, size_t len)
-{
-	const struct exec_opts *eo = eng_opts;
-	if (!eo->program[0]) {
-		snprintf(why, len, "program: the exec engine needs a program to run");
-		return -EINVAL;
-	}
-	o->thinktime_us = EXEC_WAIT_MS * 1000;
-	o->thinktime_spin_us = 0;
-	o->thinktime_blocks = 1;
-	o->nrfiles = 1;
-	if (!o->size && !o->filesize_lo) /* no data: a nominal region of one block */
-		o->size = o->bs[DDIR_READ] > o->bs[DDIR_WRITE] ? o->bs[DDIR_READ] : o->bs[DDIR_WRITE];
-	return 0;
-}
-
 static bool runnable(const char *path)
 {
 	struct stat st;
@@ -122,32 +106,54 @@ static int expand(struct exec_data *ed, size_t *n, const char *src, size_t srcle
 	return 0;
 }
 
-static int build_argv(struct engine_ctx *ctx, struct exec_data *ed)
+/* The program's argv, %r and %n expanded, into ed; -E2BIG with the reason in why. */
+static int build_argv(const struct exec_opts *eo, const struct job_opts *o, struct exec_data *ed, char *why,
+		      size_t len)
 {
-	const struct exec_opts *eo = ctx->eng_opts;
 	size_t n = 0, argc = 0, starts[EXEC_ARGS_MAX + 1];
 	starts[argc++] = 0;
-	int ret = expand(ed, &n, eo->program, strlen(eo->program), ctx->opts);
+	int ret = expand(ed, &n, eo->program, strlen(eo->program), o);
 	for (const char *p = eo->arguments; !ret && *p;) {
 		p += strspn(p, " \t");
 		size_t k = strcspn(p, " \t");
 		if (!k)
 			break;
 		if (argc > EXEC_ARGS_MAX) {
-			snprintf(ctx->why, sizeof(ctx->why), "arguments: more than %d of them", EXEC_ARGS_MAX);
+			snprintf(why, len, "arguments: more than %d of them", EXEC_ARGS_MAX);
 			return -E2BIG;
 		}
 		starts[argc++] = n;
-		ret = expand(ed, &n, p, k, ctx->opts);
+		ret = expand(ed, &n, p, k, o);
 		p += k;
 	}
 	if (ret) {
-		snprintf(ctx->why, sizeof(ctx->why), "arguments: longer than %zu bytes", sizeof(ed->args));
+		snprintf(why, len, "arguments: longer than %zu bytes once expanded", sizeof(ed->args));
 		return ret;
 	}
 	for (size_t i = 0; i < argc; i++)
 		ed->argv[i] = ed->args + starts[i];
 	ed->argv[argc] = NULL;
+	return 0;
+}
+
+static int exec_resolve(struct job_opts *o, void *eng_opts, char *why, size_t len)
+{
+	const struct exec_opts *eo = eng_opts;
+	if (!eo->program[0]) {
+		snprintf(why, len, "program: the exec engine needs a program to run");
+		return -EINVAL;
+	}
+	struct exec_data *ed = calloc(1, sizeof(*ed));
+	int ret = ed ? build_argv(eo, o, ed, why, len) : -ENOMEM;
+	free(ed);
+	if (ret)
+		return -EINVAL;
+	o->thinktime_us = EXEC_WAIT_MS * 1000;
+	o->thinktime_spin_us = 0;
+	o->thinktime_blocks = 1;
+	o->nrfiles = 1;
+	if (!o->size && !o->filesize_lo) /* no data: a nominal region of one block */
+		o->size = o->bs[DDIR_READ] > o->bs[DDIR_WRITE] ? o->bs[DDIR_READ] : o->bs[DDIR_WRITE];
 	return 0;
 }
 
@@ -158,7 +164,30 @@ static int exec_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	ed->pidfd = -1;
 	ctx->priv = ed;
-	return build_argv(ctx, ed);
+	return build_argv(ctx->eng_opts, ctx->opts, ed, ctx->why, sizeof(ctx->why));
+}
+
+/* What fio's engine says as a job starts: the program and its arguments as given, then the
+ * command line it runs and where its output goes. */
+static void exec_describe(const struct job_opts *o, const void *eng_opts, char *buf, size_t len)
+{
+	const struct exec_opts *eo = eng_opts;
+	struct exec_data *ed = calloc(1, sizeof(*ed));
+	char why[128];
+	if (!ed || build_argv(eo, o, ed, why, sizeof(why))) {
+		free(ed);
+		return;
+	}
+	char cmd[1024] = "";
+	for (size_t i = 0, n = 0; ed->argv[i] && n < sizeof(cmd); i++)
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "", ed->argv[i]);
+	int n = snprintf(buf, len, "%s : program=%s, arguments=%s\n", o->name, eo->program, eo->arguments);
+	if (n > 0 && (size_t)n < len && eo->std_redirect)
+		snprintf(buf + n, len - (size_t)n, "%s : Saving output of %s : stdout=%s.stdout stderr=%s.stderr", o->name,
+			 cmd, o->name, o->name);
+	else if (n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%s : Running %s", o->name, cmd);
+	free(ed);
 }
 
 /* Where the program's output goes: files named for the job, or iobench's stderr (never
@@ -275,6 +304,7 @@ const struct engine_ops exec_engine_ops = {
 	.options_size = sizeof(struct exec_opts),
 	.resolve = exec_resolve,
 	.check = exec_check,
+	.describe = exec_describe,
 	.init = exec_init,
 	.cleanup = exec_cleanup,
 	.open_file = exec_open,
