@@ -2,7 +2,8 @@
 """Helpers of tests/integration/t_engines_local.sh (fio's engines that need no server).
 
   pair NAME WORK IOBENCH ARGS...  run fio and iobench on the same job at the same time, in
-                                  WORK/NAME/fio and WORK/NAME/iobench (JSON in out.json,
+                                  WORK/NAME/fio and WORK/NAME/iobench (JSON in out.json, or
+                                  with --output-format= in ARGS that output in out.txt;
                                   stderr in err, exit status in rc); PORT in ARGS (and in
                                   the job files they name) becomes a free port, another for
                                   each program
@@ -49,13 +50,14 @@ def run(prog, wd, args):
     # --thread: fio's jobs are then one process, which the timeout ends (its forked jobs
     # would go on, stuck on a lost datagram or a connection that never comes). Both get it,
     # for the same "global options".
-    cmd = [prog, '--output-format=json', '--thread'] + args
+    fmt = [] if any(a.startswith('--output-format=') for a in args) else ['--output-format=json']
+    cmd = [prog] + fmt + ['--thread'] + args
     try:
         p = subprocess.run(cmd, cwd=wd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
         rc, out, err = p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired as e:
         rc, out, err = 124, '', 'timed out after %d s\n' % TIMEOUT + (e.stderr.decode() if e.stderr else '')
-    open(os.path.join(wd, 'out.json'), 'w').write(out)
+    open(os.path.join(wd, 'out.json' if fmt else 'out.txt'), 'w').write(out)
     open(os.path.join(wd, 'err'), 'w').write(err)
     open(os.path.join(wd, 'rc'), 'w').write('%d\n' % rc)
     return rc

@@ -266,6 +266,23 @@ check "exec: std_redirect=0 sends its output to stderr, never into the JSON" sh 
 read -r rc t <"$T/noruntime.rc"
 check "exec: without a runtime the job ends with its program ($t ms; fio never ends)" [ "$rc" -eq 0 -a "$t" -lt 10000 ]
 
+# ---- the normal format: fio's lines in fio's order (tests/normal_shape.py) ----
+# cpuio and exec say what they do instead of the job's header line, and show no direction
+# without bytes; fio's "fio: waiting for connection" (on its stdout) is not iobench's.
+pair normal-cpuio --output-format=normal --name=burn --ioengine=cpuio --cpuload=50 --cpuchunks=10ms --numjobs=2 \
+	--runtime=300ms --time_based &
+pair normal-exec --output-format=normal --name=e --ioengine=exec --program=/bin/echo "--arguments=a %n" \
+	--runtime=300ms --time_based &
+pair normal-net --output-format=normal --ioengine=net --port=PORT --bs=4k --size=256k --name=receiver --rw=read --listen \
+	--size=64m $S --hostname=127.0.0.1 &
+wait
+for n in cpuio exec net; do
+	grep -v '^fio: waiting for connection' "$T/normal-$n/fio/out.txt" >"$T/normal-$n/fio.txt"
+	check "normal format, $n: fio's lines in fio's order" python3 "$TOP/tests/normal_shape.py" "$T/normal-$n/fio.txt" \
+		"$T/normal-$n/iobench/out.txt"
+done
+check "normal format, cpuio: its own line for each clone, as fio's" [ "$(grep -c '^burn (noop): ioengine=cpuio, cpuload=50, cpucycle=10000$' "$T/normal-cpuio/iobench/out.txt")" = 2 ]
+
 # ---- fio's example job files that use these engines ----
 # Each parses (t_examples.sh parses them all); the runnable ones run, made small (a runtime
 # of a second or less, sizes of a few MiB, a directory under $T, a free port).
