@@ -25,6 +25,24 @@ errors() { get "$1" "sum(x['error'] for x in j)"; }
 # The engines' option lists: fio's names, in fio's order.
 opt_names() { "$1" --enghelp="$2" 2>&1 | awk '{print $1}' | tr '\n' ' '; }
 
+# fio's example job files; shrink FILE SED-EXPRESSIONS... writes one, made small, in $T/ex.
+# (In a git worktree elsewhere, ../shared is the main checkout's: next to its .git.)
+EX="${FIO_EXAMPLES:-$TOP/../shared/fio-examples}"
+if [ ! -d "$EX" ] && [ -z "${FIO_EXAMPLES:-}" ]; then
+	common=$(git -C "$TOP" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)
+	[ -n "$common" ] && EX="$(dirname "$common")/../shared/fio-examples"
+fi
+EXAMPLES="cpuio.fio e4defrag.fio e4defrag2.fio exec.fio falloc.fio ftruncate.fio netio.fio netio_multicast.fio"
+mkdir -p "$T/ex"
+shrink() {
+	shrunk=$1
+	shift
+	sed "$@" "$EX/$shrunk" >"$T/ex/$shrunk"
+}
+# The loop-mounted ext4 of the e4defrag section goes before $T does.
+trap 'umount "$T/e4" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+PIDS="" BG=""
+
 for e in net netsplice splice cpuio exec falloc ftruncate e4defrag; do
 	check "--enghelp lists $e" sh -c "'$IOBENCH' --enghelp | grep -qx '	$e'"
 done
@@ -33,8 +51,13 @@ for e in net netsplice cpuio exec e4defrag; do
 		[ "$(opt_names "$IOBENCH" $e)" = "$(opt_names fio $e)" ]
 done
 
-# ---- falloc, ftruncate, splice: files, exact counts (tests/fio_diff.py) ----
-python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <<'EOF'
+# Trims (falloc punches holes) run once the core issues trims; until then iobench refuses rw=trim.
+TRIMS=
+"$IOBENCH" --name=p --ioengine=null --rw=trim --size=64k >/dev/null 2>&1 && TRIMS=1
+
+# ---- falloc, ftruncate, splice: files, exact counts (tests/fio_diff.py); in the background ----
+files_section() {
+	python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <<'EOF'
 falloc-write | --name=j --ioengine=falloc --size=1m --bs=64k --rw=write | jobs,ios,files,keys,clean
 falloc-read | --name=j --ioengine=falloc --size=1m --bs=64k --rw=read | jobs,ios,files
 falloc-randwrite | --name=j --ioengine=falloc --size=1m --bs=4k --rw=randwrite | jobs,ios,files
@@ -46,20 +69,61 @@ splice-read | --name=j --ioengine=splice --size=1m --bs=128k --rw=read | jobs,io
 splice-randrw | --name=j --ioengine=splice --size=2m --bs=4k --rw=randrw | jobs,split,files
 splice-big-blocks | --name=j --ioengine=splice --size=4m --bs=1m --rw=randread | jobs,ios,files
 EOF
-# Trims (falloc punches holes) run once the core issues trims; until then iobench refuses rw=trim.
-if "$IOBENCH" --name=p --ioengine=null --rw=trim --size=64k >/dev/null 2>&1; then
-	TRIMS=1
-	python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <<'EOF'
+	# ftruncate: the file ends at the last write's offset, as fio's.
+	$H run "$IOBENCH" "$T/ft" --name=g --ioengine=ftruncate --rw=write --size=1m --bs=64k --filename=f
+	check "ftruncate: sequential writes leave the file at the last write's offset (960 KiB)" [ "$(stat -c %s "$T/ft/f")" = 983040 ]
+	if [ -n "$TRIMS" ]; then
+		python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <<'EOF'
 falloc-trim | --name=j --ioengine=falloc --size=1m --bs=64k --rw=trim | jobs,ios,files
 falloc-randtrim | --name=j --ioengine=falloc --size=1m --bs=4k --rw=randtrim | jobs,ios,files
 EOF
-else
-	TRIMS=
-	skip "falloc trims against fio" "iobench does not run rw=trim yet"
-fi
-# ftruncate: the file ends at the last write's offset, as fio's.
-$H run "$IOBENCH" "$T/ft" --name=g --ioengine=ftruncate --rw=write --size=1m --bs=64k --filename=f
-check "ftruncate: sequential writes leave the file at the last write's offset (960 KiB)" [ "$(stat -c %s "$T/ft/f")" = 983040 ]
+	else
+		skip "falloc trims against fio" "iobench does not run rw=trim yet"
+	fi
+}
+files_section >"$T/files.tap" 2>&1 & BG="$BG $!"
+
+# ---- e4defrag: on an ext4 file system of its own; in the background ----
+e4_section() {
+	if [ "$(stat -f -c %T "$T")" != ext2/ext3 ]; then
+		"$IOBENCH" --name=x --ioengine=e4defrag --donorname=d --rw=write --size=64k --filename="$T/e4f" \
+			>/dev/null 2>"$T/e4.err"
+		rc=$?
+		check "e4defrag: files elsewhere than on ext4 fail with the reason" sh -c \
+			"[ $rc -eq 1 ] && grep -q 'not on ext4' '$T/e4.err'"
+	fi
+	if [ "$(id -u)" != 0 ] || ! have mkfs.ext4; then
+		skip "e4defrag against fio" "needs root and mkfs.ext4 (a loop-mounted ext4)"
+		return
+	fi
+	if ! truncate -s 96m "$T/e4.img" || ! mkfs.ext4 -q -F "$T/e4.img" || ! mkdir -p "$T/e4" ||
+		! mount -o loop "$T/e4.img" "$T/e4" 2>/dev/null; then
+		skip "e4defrag against fio" "cannot loop-mount an ext4 image here"
+		return
+	fi
+	python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/e4/work" <<'EOF'
+e4defrag-write | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --filesize=1m --bs=64k --rw=write | jobs,ios,files,keys,clean
+e4defrag-randwrite | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --filesize=1m --bs=16k --rw=randwrite | jobs,ios,files
+e4defrag-inplace | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --inplace=1 --filesize=1m --bs=64k --rw=write | jobs,ios,files
+e4defrag-inplace-rand | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --inplace=1 --filesize=512k --bs=4k --rw=randwrite | jobs,ios,files
+EOF
+	$H run "$IOBENCH" "$T/e4/size" --name=j --ioengine=e4defrag --filename=f --donorname=f.def --size=1m --bs=64k --rw=write
+	check "e4defrag: inplace=0 allocates the donor to the file's size from size= too (fio fails such a job: err=22)" \
+		[ "$(stat -c %s "$T/e4/size/f.def")" = 1048576 ]
+	if [ -d "$EX" ]; then
+		# examples/e4defrag.fio: defragmenting while libaio jobs write and verify the same file.
+		mkdir -p "$T/e4/ex"
+		shrink e4defrag.fio -e "s|^directory=.*|directory=$T/e4/ex|" -e 's/^filesize=.*/filesize=8m/' \
+			-e 's/^size=.*/size=8m/' -e 's/^runtime=.*/runtime=1/'
+		$H run "$IOBENCH" "$T/e4/ex-run" "$T/ex/e4defrag.fio"
+		check "examples/e4defrag.fio: the lone defrag moves 8 MiB, then runs beside 4 verifying libaio jobs, no errors" \
+			[ "$(get "$T/e4/ex-run/out.json" "(j[0]['write']['io_bytes'], j[0]['write']['total_ios'], sum(x['error'] for x in j), len(j))")" = \
+			"(8388608, 256, 0, 6)" ]
+		skip "examples/e4defrag2.fio runs" "its header warns that it can trigger a kernel panic: parsed only"
+	fi
+	umount "$T/e4"
+}
+e4_section >"$T/e4.tap" 2>&1 & BG="$BG $!"
 
 # ---- refused jobs: one line naming the option, exit 1, nothing on stdout ----
 refused() { # description, what the line says, args...
@@ -125,11 +189,12 @@ check "net: a writer with nobody listening fails with the reason" grep -q "nothi
 # ---- net and netsplice: a reader and a writer in one job file, over loopback ----
 # A writer's bytes and I/Os are fio's exactly. iobench's reader gets every byte its writer
 # sent (fio's TCP reader counts short recv()s as I/Os and loses some bytes: compared as shape).
-# The cases run side by side, a few at a time (each pair on ports of its own), then are checked.
+# The cases run side by side (each pair on ports of its own), with the crossed ones below, then
+# are checked.
 netcheck() { # name
 	n=$1
 	frc=$(rc_of "$n/fio") irc=$(rc_of "$n/iobench")
-	# fio 3.33's unix-socket jobs fail with EISCONN once the data has gone (exit 1).
+	# fio 3.33's unix-socket jobs fail with EISCONN once the data has gone (exit 2).
 	case $n in *unix*) fio_fails=1 ;; *) fio_fails= ;; esac
 	if [ "$irc" != 0 ] || { [ "$frc" != 0 ] && [ -z "$fio_fails" ]; } || [ ! -s "$T/$n/fio/out.json" ]; then
 		notok "$n: fio and iobench run (exit $frc and $irc)"
@@ -144,35 +209,26 @@ netcheck() { # name
 # writer's connection now and then. fio's netsplice and unix-socket readers never end at
 # the end of the stream: equal sizes there, as with pingpong.)
 R="--name=receiver --rw=read --size=64m"
-S="--name=sender --rw=write --startdelay=200ms"
-pair net-tcp --ioengine=net --port=PORT --bs=4k --size=1m $R --listen $S --hostname=127.0.0.1 &
-pair net-udp --ioengine=net --protocol=udp --port=PORT --bs=4k --size=64k $R $S --hostname=127.0.0.1 &
+S="--name=sender --rw=write --startdelay=300ms"
+pair net-tcp --ioengine=net --port=PORT --bs=4k --size=1m $R --listen $S --hostname=127.0.0.1 & PIDS="$PIDS $!"
+pair net-udp --ioengine=net --protocol=udp --port=PORT --bs=4k --size=64k $R $S --hostname=127.0.0.1 & PIDS="$PIDS $!"
 pair net-tcp-pingpong --ioengine=net --port=PORT --bs=512 --size=64k --pingpong=1 --name=receiver --rw=read \
-	--listen $S --hostname=127.0.0.1 &
+	--listen $S --hostname=127.0.0.1 & PIDS="$PIDS $!"
 pair net-udp-pingpong --ioengine=net --protocol=udp --port=PORT --bs=512 --size=64k --pingpong --name=receiver \
-	--rw=read $S --hostname=127.0.0.1 &
-wait
+	--rw=read $S --hostname=127.0.0.1 & PIDS="$PIDS $!"
 pair net-listener-sends --ioengine=net --port=PORT --bs=8k --size=256k --nodelay=1 --window_size=64k --mss=1400 \
-	--name=server --rw=write --listen --name=client --rw=read --size=64m --startdelay=200ms --hostname=127.0.0.1 &
-pair net-numjobs2 --ioengine=net --port=PORT --bs=4k --size=128k --numjobs=2 $R --listen $S --hostname=127.0.0.1 &
-pair net-tcpv6 --ioengine=net --protocol=tcpv6 --port=PORT --bs=4k --size=256k $R --listen $S --hostname=::1 &
+	--name=server --rw=write --listen --name=client --rw=read --size=64m --startdelay=300ms --hostname=127.0.0.1 & PIDS="$PIDS $!"
+pair net-numjobs2 --ioengine=net --port=PORT --bs=4k --size=128k --numjobs=2 $R --listen $S --hostname=127.0.0.1 & PIDS="$PIDS $!"
+pair net-tcpv6 --ioengine=net --protocol=tcpv6 --port=PORT --bs=4k --size=256k $R --listen $S --hostname=::1 & PIDS="$PIDS $!"
 pair netsplice-tcp --ioengine=netsplice --port=PORT --bs=16k --size=1m --name=receiver --rw=read --listen $S \
-	--hostname=127.0.0.1 &
-wait
-pair net-unix --ioengine=net --protocol=unix --filename=sock --bs=4k --size=1m --name=receiver --rw=read $S &
+	--hostname=127.0.0.1 & PIDS="$PIDS $!"
+pair net-unix --ioengine=net --protocol=unix --filename=sock --bs=4k --size=1m --name=receiver --rw=read $S & PIDS="$PIDS $!"
 pair net-unix-hostname --ioengine=net --protocol=unix --hostname=hsock --bs=4k --size=64k --name=receiver \
-	--rw=read $S &
+	--rw=read $S & PIDS="$PIDS $!"
 pair netsplice-unix-pingpong --ioengine=netsplice --protocol=unix --filename=sock --bs=4k --size=256k --pingpong \
-	--name=receiver --rw=read $S &
-wait
-for n in net-tcp net-udp net-tcp-pingpong net-udp-pingpong net-listener-sends net-numjobs2 net-tcpv6 netsplice-tcp \
-	net-unix net-unix-hostname netsplice-unix-pingpong; do
-	netcheck $n
-done
-check "net-unix: fio leaves its socket file, iobench removes it" sh -c "[ -S '$T/net-unix/fio/sock' ] && [ ! -e '$T/net-unix/iobench/sock' ]"
-
+	--name=receiver --rw=read $S & PIDS="$PIDS $!"
 # fio and iobench on the two ends of one connection: the same wire protocol (UDP's hello and
-# goodbye messages included). The four cases run side by side.
+# goodbye messages included).
 crossrun() { # name, the receiving program, the sending program, the receiver's own option, args of both
 	n=$1 rp=$2 sp=$3 rx=$4
 	shift 4
@@ -193,63 +249,61 @@ crosscheck() { # name
 	check "$1: every block crosses ($r)" [ -n "$r" -a "$r" = "$s" ]
 }
 # (fio takes an engine's options only after its ioengine=.)
-crossrun "fio sends TCP, iobench receives" "$IOBENCH" fio --listen --ioengine=net --bs=4k --size=512k &
-crossrun "fio sends UDP, iobench receives" "$IOBENCH" fio "" --ioengine=net --protocol=udp --bs=4k --size=64k &
+crossrun "fio sends TCP, iobench receives" "$IOBENCH" fio --listen --ioengine=net --bs=4k --size=512k & PIDS="$PIDS $!"
+crossrun "fio sends UDP, iobench receives" "$IOBENCH" fio "" --ioengine=net --protocol=udp --bs=4k --size=64k & PIDS="$PIDS $!"
 crossrun "iobench sends TCP pingpong, fio receives" fio "$IOBENCH" --listen --ioengine=net --bs=1k --size=64k \
-	--pingpong &
+	--pingpong & PIDS="$PIDS $!"
 crossrun "iobench sends UDP pingpong, fio receives" fio "$IOBENCH" "" --ioengine=net --protocol=udp --bs=1k \
-	--size=64k --pingpong &
-wait
+	--size=64k --pingpong & PIDS="$PIDS $!"
+wait $PIDS; PIDS=
+for n in net-tcp net-udp net-tcp-pingpong net-udp-pingpong net-listener-sends net-numjobs2 net-tcpv6 netsplice-tcp \
+	net-unix net-unix-hostname netsplice-unix-pingpong; do
+	netcheck $n
+done
+check "net-unix: fio leaves its socket file, iobench removes it" sh -c "[ -S '$T/net-unix/fio/sock' ] && [ ! -e '$T/net-unix/iobench/sock' ]"
 crosscheck "fio sends TCP, iobench receives"
 crosscheck "fio sends UDP, iobench receives"
 crosscheck "iobench sends TCP pingpong, fio receives"
 crosscheck "iobench sends UDP pingpong, fio receives"
 
-# ---- cpuio: bursts of cpuchunks, thinktime to make cpuload; reads of no bytes ----
-pair cpuio --name=burn --ioengine=cpuio --cpuload=50 --cpuchunks=10000 --runtime=600ms --time_based
-fi_=$(get "$T/cpuio/fio/out.json" "j[0]['read']['total_ios']")
-ii=$(get "$T/cpuio/iobench/out.json" "j[0]['read']['total_ios']")
-# 600 ms of 10 ms bursts and 10 ms pauses: 30 at most; fewer on a busy machine (fio's too).
-check "cpuio: bursts of cpuchunks with pauses as long at 50%: 30 at most, 12 at least (fio $fi_, iobench $ii)" \
-	[ "$ii" -le 31 -a "$ii" -ge 12 ]
-check "cpuio: no bytes, as fio" [ "$(get "$T/cpuio/iobench/out.json" "j[0]['read']['io_bytes'] + j[0]['write']['io_bytes']")" = 0 ]
-# (9.9 ms: the bursts are timed on CLOCK_MONOTONIC, the latencies on the calibrated TSC.)
-check "cpuio: each burst lasts cpuchunks (clat min >= 9.9 ms)" \
-	[ "$(get "$T/cpuio/iobench/out.json" "int(j[0]['read']['clat_ns']['min'] >= 9.9e6)")" = 1 ]
-check "cpuio: same JSON key paths, order and number types" same_keys cpuio
-$H run "$IOBENCH" "$T/qsort" --name=q --ioengine=cpuio --cpuload=100 --cpuchunks=10ms --cpumode=qsort --runtime=300ms \
-	--time_based
-check "cpuio: cpumode=qsort burns user time" [ "$(get "$T/qsort/out.json" "int(j[0]['read']['total_ios'] > 5 and j[0]['usr_cpu'] > 0)")" = 1 ]
-pair cpuio-exit --name=burn --ioengine=cpuio --cpuload=10 --cpuchunks=5000 --exit_on_io_done=1 --name=io --ioengine=null \
-	--size=4m --rate=8m
-t=$(get "$T/cpuio-exit/iobench/out.json" "(j[0]['job_runtime'], j[1]['job_runtime'])")
-tf=$(get "$T/cpuio-exit/fio/out.json" "(j[0]['job_runtime'], j[1]['job_runtime'])")
-check "cpuio: exit_on_io_done=1 ends with the I/O job, as fio's (fio $tf, iobench $t ms)" \
-	[ "$(get "$T/cpuio-exit/iobench/out.json" "int(abs(j[0]['job_runtime'] - j[1]['job_runtime']) < 400)")" = 1 ]
-
-# ---- exec: a program during the job; reads of no bytes, 50 ms waits and 50 ms pauses ----
+# ---- cpuio (bursts of cpuchunks, thinktime to make cpuload; reads of no bytes) and exec
+# (a program during the job; reads of no bytes, 50 ms waits and 50 ms pauses) ----
+# The exec runs wait on their programs: side by side, with the one cpuio pair whose bursts
+# are counted. The other cpuio runs burn more: after, beside the normal format's pairs.
+pair cpuio --name=burn --ioengine=cpuio --cpuload=50 --cpuchunks=10000 --runtime=600ms --time_based & PIDS="$PIDS $!"
 printf '#!/bin/sh\necho "$@"\n' >"$T/args.sh"
 printf '#!/bin/sh\necho $$ >"$0.pid"\ntrap "" TERM\nwhile :; do sleep 0.1; done\n' >"$T/stubborn.sh"
 chmod +x "$T/args.sh" "$T/stubborn.sh"
 # The exec runs wait on their programs: side by side.
-pair exec --name=sleeper --ioengine=exec --program=/bin/sleep --arguments=%r --runtime=1 --time_based --grace_time=0 &
+pair exec --name=sleeper --ioengine=exec --program=/bin/sleep --arguments=%r --runtime=1 --time_based --grace_time=0 & PIDS="$PIDS $!"
 pair exec-args --name=echoer --ioengine=exec --program="$T/args.sh" --arguments="%n %r end" --runtime=300ms \
-	--time_based &
+	--time_based & PIDS="$PIDS $!"
 (
 	t0=$(ms)
 	$H run "$IOBENCH" "$T/grace" --name=stubborn --ioengine=exec --program="$T/stubborn.sh" --runtime=300ms \
 		--time_based --grace_time=1
 	echo $(($(ms) - t0)) >"$T/grace.ms"
-) &
+) & PIDS="$PIDS $!"
 $H run "$IOBENCH" "$T/noredir" --name=loud --ioengine=exec --program="$T/args.sh" --arguments=hello --std_redirect=0 \
-	--runtime=300ms --time_based &
+	--runtime=300ms --time_based & PIDS="$PIDS $!"
 (
 	t0=$(ms)
 	$H run "$IOBENCH" "$T/noruntime" --name=t --ioengine=exec --program=/bin/true
 	rc=$?
 	echo "$rc $(($(ms) - t0))" >"$T/noruntime.rc"
-) &
-wait
+) & PIDS="$PIDS $!"
+wait $PIDS; PIDS=
+fi_=$(get "$T/cpuio/fio/out.json" "j[0]['read']['total_ios']")
+ii=$(get "$T/cpuio/iobench/out.json" "j[0]['read']['total_ios']")
+# 600 ms of 10 ms bursts and 10 ms pauses: 30 at most (60 without the pauses); fewer when
+# other work takes the CPU from a burst (fio's too: 20 or so here with the suite running).
+check "cpuio: bursts of cpuchunks with pauses as long at 50%: 30 at most, 5 at least (fio $fi_, iobench $ii)" \
+	[ "$ii" -le 31 -a "$ii" -ge 5 ]
+check "cpuio: no bytes, as fio" [ "$(get "$T/cpuio/iobench/out.json" "j[0]['read']['io_bytes'] + j[0]['write']['io_bytes']")" = 0 ]
+# (9.9 ms: the bursts are timed on CLOCK_MONOTONIC, the latencies on the calibrated TSC.)
+check "cpuio: each burst lasts cpuchunks (clat min >= 9.9 ms)" \
+	[ "$(get "$T/cpuio/iobench/out.json" "int(j[0]['read']['clat_ns']['min'] >= 9.9e6)")" = 1 ]
+check "cpuio: same JSON key paths, order and number types" same_keys cpuio
 fi_=$(get "$T/exec/fio/out.json" "j[0]['read']['total_ios']")
 ii=$(get "$T/exec/iobench/out.json" "j[0]['read']['total_ios']")
 check "exec: one I/O per 100 ms, as fio (fio $fi_, iobench $ii)" within "$ii" "$fi_" 30
@@ -266,16 +320,26 @@ check "exec: std_redirect=0 sends its output to stderr, never into the JSON" sh 
 read -r rc t <"$T/noruntime.rc"
 check "exec: without a runtime the job ends with its program ($t ms; fio never ends)" [ "$rc" -eq 0 -a "$t" -lt 10000 ]
 
-# ---- the normal format: fio's lines in fio's order (tests/normal_shape.py) ----
+# ---- the normal format: fio's lines in fio's order (tests/normal_shape.py); cpuio's other runs ----
 # cpuio and exec say what they do instead of the job's header line, and show no direction
 # without bytes; fio's "fio: waiting for connection" (on its stdout) is not iobench's.
-pair normal-cpuio --output-format=normal --name=burn --ioengine=cpuio --cpuload=50 --cpuchunks=10ms --numjobs=2 \
-	--runtime=300ms --time_based &
+$H run "$IOBENCH" "$T/qsort" --name=q --ioengine=cpuio --cpuload=100 --cpuchunks=10ms --cpumode=qsort --runtime=300ms \
+	--time_based & PIDS="$PIDS $!"
+pair cpuio-exit --name=burn --ioengine=cpuio --cpuload=10 --cpuchunks=5000 --exit_on_io_done=1 --name=io --ioengine=null \
+	--size=4m --rate=8m & PIDS="$PIDS $!"
+pair normal-cpuio --output-format=normal --name=burn --ioengine=cpuio --cpuload=50 --cpuchunks=10000 --numjobs=2 \
+	--runtime=300ms --time_based & PIDS="$PIDS $!"
 pair normal-exec --output-format=normal --name=e --ioengine=exec --program=/bin/echo "--arguments=a %n" \
-	--runtime=300ms --time_based &
+	--runtime=300ms --time_based & PIDS="$PIDS $!"
 pair normal-net --output-format=normal --ioengine=net --port=PORT --bs=4k --size=256k --name=receiver --rw=read --listen \
-	--size=64m $S --hostname=127.0.0.1 &
-wait
+	--size=64m $S --hostname=127.0.0.1 & PIDS="$PIDS $!"
+wait $PIDS; PIDS=
+check "cpuio: cpumode=qsort burns user time" [ "$(get "$T/qsort/out.json" "int(j[0]['read']['total_ios'] > 5 and j[0]['usr_cpu'] > 0)")" = 1 ]
+t=$(get "$T/cpuio-exit/iobench/out.json" "(j[0]['job_runtime'], j[1]['job_runtime'])")
+tf=$(get "$T/cpuio-exit/fio/out.json" "(j[0]['job_runtime'], j[1]['job_runtime'])")
+check "cpuio: exit_on_io_done=1 ends with the I/O job, as fio's (fio $tf, iobench $t ms)" \
+	[ "$(get "$T/cpuio-exit/iobench/out.json" "int(abs(j[0]['job_runtime'] - j[1]['job_runtime']) < 400)")" = 1 ]
+
 for n in cpuio exec net; do
 	grep -v '^fio: waiting for connection' "$T/normal-$n/fio/out.txt" >"$T/normal-$n/fio.txt"
 	check "normal format, $n: fio's lines in fio's order" python3 "$TOP/tests/normal_shape.py" "$T/normal-$n/fio.txt" \
@@ -285,14 +349,7 @@ check "normal format, cpuio: its own line for each clone, as fio's" [ "$(grep -c
 
 # ---- fio's example job files that use these engines ----
 # Each parses (t_examples.sh parses them all); the runnable ones run, made small (a runtime
-# of a second or less, sizes of a few MiB, a directory under $T, a free port).
-# (In a git worktree elsewhere, ../shared is the main checkout's: next to its .git.)
-EX="${FIO_EXAMPLES:-$TOP/../shared/fio-examples}"
-if [ ! -d "$EX" ] && [ -z "${FIO_EXAMPLES:-}" ]; then
-	common=$(git -C "$TOP" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)
-	[ -n "$common" ] && EX="$(dirname "$common")/../shared/fio-examples"
-fi
-EXAMPLES="cpuio.fio e4defrag.fio e4defrag2.fio exec.fio falloc.fio ftruncate.fio netio.fio netio_multicast.fio"
+# of a second or less, sizes of a few MiB, a directory under $T, a free port), side by side.
 if [ ! -d "$EX" ]; then
 	skip "fio's example job files for these engines" "$EX is not there (FIO_EXAMPLES names another place)"
 else
@@ -302,95 +359,57 @@ else
 	for f in $EXAMPLES; do
 		check "examples/$f parses" "$IOBENCH" --parse-only "$EX/$f"
 	done
-	# shrink FILE SED-EXPRESSIONS...: the example, made small, in $T/ex/FILE
-	mkdir -p "$T/ex"
-	shrink() {
-		f=$1
-		shift
-		sed "$@" "$EX/$f" >"$T/ex/$f"
-	}
-	shrink cpuio.fio -e 's/^runtime=.*/runtime=500ms/'
-	$H run "$IOBENCH" "$T/ex/cpuio" "$T/ex/cpuio.fio"
-	check "examples/cpuio.fio: 2 x 2 jobs in 2 groups burn in bursts, no bytes ($(figures "$T/ex/cpuio/out.json"))" \
-		[ "$(get "$T/ex/cpuio/out.json" "[(x['groupid'], x['error'], x['read']['total_ios'] >= 2, x['read']['io_bytes']) for x in j]")" = \
-		"[(0, 0, True, 0), (0, 0, True, 0), (1, 0, True, 0), (1, 0, True, 0)]" ]
 	if have turbostat; then
 		skip "examples/exec.fio: turbostat missing is refused" "turbostat is installed"
 	else
 		refused "examples/exec.fio: its turbostat is not there: refused in one line" \
 			"program: '/usr/sbin/turbostat' is not an executable file" "$EX/exec.fio"
 	fi
+	shrink cpuio.fio -e 's/^runtime=.*/runtime=500ms/'
+	$H run "$IOBENCH" "$T/ex/cpuio" "$T/ex/cpuio.fio" & PIDS="$PIDS $!"
 	shrink exec.fio -e 's|^program=/usr/sbin/turbostat|program=/bin/sleep|' -e 's/^arguments=-c.*/arguments=%r/' \
 		-e 's/^runtime=.*/runtime=500ms/' -e 's/^numjobs=.*/numjobs=1/'
-	$H run "$IOBENCH" "$T/ex/exec" "$T/ex/exec.fio"
+	$H run "$IOBENCH" "$T/ex/exec" "$T/ex/exec.fio" & PIDS="$PIDS $!"
+	shrink ftruncate.fio -e "s|^directory=.*|directory=$T/ex/ftruncate|" -e 's/^runtime=.*/runtime=300ms/'
+	mkdir -p "$T/ex/ftruncate"
+	$H run "$IOBENCH" "$T/ex/ft-run" "$T/ex/ftruncate.fio" & PIDS="$PIDS $!"
+	shrink falloc.fio -e "s|^directory=.*|directory=$T/ex/falloc|" -e 's/^size=.*/size=8m/' -e 's/^filesize=.*/filesize=8m/' \
+		-e 's/^runtime=.*/runtime=300ms/'
+	mkdir -p "$T/ex/falloc"
+	[ -n "$TRIMS" ] && { $H run "$IOBENCH" "$T/ex/fa-run" "$T/ex/falloc.fio" & PIDS="$PIDS $!"; }
+	shrink netio.fio -e 's/^port=.*/port=PORT/' -e 's/^size=.*/size=1m/' -e 's/^startdelay=.*/startdelay=200ms/'
+	pair ex-netio "$T/ex/netio.fio" & PIDS="$PIDS $!"
+	# Multicast on the loopback interface (interface=127.0.0.1).
+	shrink netio_multicast.fio -e 's/^port=.*/port=PORT/' -e 's/^size=.*/size=64k/' -e 's/^startdelay=.*/startdelay=300ms/' \
+		-e 's/^#interface=.*/interface=127.0.0.1/'
+	pair ex-mcast "$T/ex/netio_multicast.fio" & PIDS="$PIDS $!"
+	wait $PIDS; PIDS=
+	check "examples/cpuio.fio: 2 x 2 jobs in 2 groups burn in bursts, no bytes ($(figures "$T/ex/cpuio/out.json"))" \
+		[ "$(get "$T/ex/cpuio/out.json" "[(x['groupid'], x['error'], x['read']['total_ios'] >= 2, x['read']['io_bytes']) for x in j]")" = \
+		"[(0, 0, True, 0), (0, 0, True, 0), (1, 0, True, 0), (1, 0, True, 0)]" ]
 	check "examples/exec.fio (sleep for turbostat, one cpuio job each): 5 jobs, 3 groups, no errors ($(figures "$T/ex/exec/out.json"))" \
 		[ "$(get "$T/ex/exec/out.json" "[(x['groupid'], x['error'], x['read']['total_ios'] >= 2) for x in j]")" = \
 		"[(0, 0, True), (0, 0, True), (1, 0, True), (2, 0, True), (2, 0, True)]" ]
-	shrink ftruncate.fio -e "s|^directory=.*|directory=$T/ex/ftruncate|" -e 's/^runtime=.*/runtime=300ms/'
-	mkdir -p "$T/ex/ftruncate"
-	$H run "$IOBENCH" "$T/ex/ft-run" "$T/ex/ftruncate.fio"
 	check "examples/ftruncate.fio: both jobs truncate, no errors ($(figures "$T/ex/ft-run/out.json"))" \
 		[ "$(get "$T/ex/ft-run/out.json" "[(x['error'], x['write']['total_ios'] > 10) for x in j]")" = "[(0, True), (0, True)]" ]
 	check "examples/ftruncate.fio: the file is no larger than size=" \
 		[ "$(stat -c %s "$T/ex/ftruncate/truncate")" -le $((102404 * 1024)) ]
-	shrink falloc.fio -e "s|^directory=.*|directory=$T/ex/falloc|" -e 's/^size=.*/size=8m/' -e 's/^filesize=.*/filesize=8m/' \
-		-e 's/^runtime=.*/runtime=300ms/'
-	mkdir -p "$T/ex/falloc"
 	if [ -n "$TRIMS" ]; then
-		$H run "$IOBENCH" "$T/ex/fa-run" "$T/ex/falloc.fio"
 		check "examples/falloc.fio: fragments a file and reads it back, no errors ($(figures "$T/ex/fa-run/out.json"))" \
 			[ "$(errors "$T/ex/fa-run/out.json")" = 0 ]
 	else
 		refused "examples/falloc.fio: its punch hole job is refused until trims run" "rw=randtrim" "$T/ex/falloc.fio"
 	fi
-	shrink netio.fio -e 's/^port=.*/port=${PORT}/' -e 's/^size=.*/size=1m/' -e 's/^startdelay=.*/startdelay=200ms/'
-	PORT=$($H port) $H run "$IOBENCH" "$T/ex/netio" "$T/ex/netio.fio"
-	check "examples/netio.fio: the receiver gets the sender's 1 MiB" [ "$(figures "$T/ex/netio/out.json")" = \
-		"receiver:1048576/256:0/0 sender:0/0:1048576/256" ]
-	# Multicast on the loopback interface (interface=127.0.0.1), both tools.
-	shrink netio_multicast.fio -e 's/^port=.*/port=PORT/' -e 's/^size=.*/size=64k/' -e 's/^startdelay=.*/startdelay=300ms/' \
-		-e 's/^#interface=.*/interface=127.0.0.1/'
-	pair ex-mcast "$T/ex/netio_multicast.fio"
-	check "examples/netio_multicast.fio: both readers of the group get what the writer sends, as fio's ($(figures "$T/ex-mcast/iobench/out.json"))" \
-		[ "$(figures "$T/ex-mcast/iobench/out.json")" = "$(figures "$T/ex-mcast/fio/out.json")" -a \
-		"$(figures "$T/ex-mcast/iobench/out.json")" = "pingpong_reader:65536/1024:0/0 normal_reader:65536/1024:0/0 pingpong_writer:0/0:65536/1024" ]
+	check "examples/netio.fio: the receiver gets the sender's 1 MiB, as fio's ($(figures "$T/ex-netio/fio/out.json"))" \
+		[ "$(figures "$T/ex-netio/iobench/out.json")" = "receiver:1048576/256:0/0 sender:0/0:1048576/256" ]
+	check "examples/netio_multicast.fio: both readers of the group get what the writer sends ($(figures "$T/ex-mcast/iobench/out.json"))" \
+		[ "$(figures "$T/ex-mcast/iobench/out.json")" = "pingpong_reader:65536/1024:0/0 normal_reader:65536/1024:0/0 pingpong_writer:0/0:65536/1024" ]
+	# (fio's pingpong writer now and then counts one block fewer than its readers got.)
+	readers() { get "$1" "[(x['jobname'], x['read']['io_bytes'], x['read']['total_ios'], x['error']) for x in j[:2]]"; }
+	check "examples/netio_multicast.fio: the readers' figures are fio's ($(figures "$T/ex-mcast/fio/out.json"))" \
+		[ "$(readers "$T/ex-mcast/iobench/out.json")" = "$(readers "$T/ex-mcast/fio/out.json")" ]
 fi
 
-# ---- e4defrag: on an ext4 file system of its own ----
-refused_e4() {
-	"$IOBENCH" --name=x --ioengine=e4defrag --donorname=d --rw=write --size=64k --filename="$T/e4f" >/dev/null 2>"$T/r.err"
-	[ $? -eq 1 ] && grep -q "not on ext4" "$T/r.err"
-}
-if [ "$(stat -f -c %T "$T")" != ext2/ext3 ]; then
-	check "e4defrag: files elsewhere than on ext4 are refused with the reason" refused_e4
-fi
-if [ "$(id -u)" != 0 ] || ! have mkfs.ext4; then
-	skip "e4defrag against fio" "needs root and mkfs.ext4 (a loop-mounted ext4)"
-elif ! truncate -s 96m "$T/e4.img" || ! mkfs.ext4 -q -F "$T/e4.img" || ! mkdir -p "$T/e4" ||
-	! mount -o loop "$T/e4.img" "$T/e4" 2>/dev/null; then
-	skip "e4defrag against fio" "cannot loop-mount an ext4 image here"
-else
-	trap 'umount "$T/e4" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
-	python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/e4/work" <<'EOF'
-e4defrag-write | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --filesize=1m --bs=64k --rw=write | jobs,ios,files,keys,clean
-e4defrag-randwrite | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --filesize=1m --bs=16k --rw=randwrite | jobs,ios,files
-e4defrag-inplace | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --inplace=1 --filesize=1m --bs=64k --rw=write | jobs,ios,files
-e4defrag-inplace-rand | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --inplace=1 --filesize=512k --bs=4k --rw=randwrite | jobs,ios,files
-EOF
-	$H run "$IOBENCH" "$T/e4/size" --name=j --ioengine=e4defrag --filename=f --donorname=f.def --size=1m --bs=64k --rw=write
-	check "e4defrag: inplace=0 allocates the donor to the file's size from size= too (fio fails such a job: err=22)" \
-		[ "$(stat -c %s "$T/e4/size/f.def")" = 1048576 ]
-	if [ -d "$EX" ]; then
-		# examples/e4defrag.fio: defragmenting while libaio jobs write and verify the same file.
-		mkdir -p "$T/e4/ex"
-		shrink e4defrag.fio -e "s|^directory=.*|directory=$T/e4/ex|" -e 's/^filesize=.*/filesize=8m/' \
-			-e 's/^size=.*/size=8m/' -e 's/^runtime=.*/runtime=1/'
-		$H run "$IOBENCH" "$T/e4/ex-run" "$T/ex/e4defrag.fio"
-		check "examples/e4defrag.fio: the lone defrag moves 8 MiB, then runs beside 4 verifying libaio jobs, no errors" \
-			[ "$(get "$T/e4/ex-run/out.json" "(j[0]['write']['io_bytes'], j[0]['write']['total_ios'], sum(x['error'] for x in j), len(j))")" = \
-			"(8388608, 256, 0, 6)" ]
-		skip "examples/e4defrag2.fio runs" "its header warns that it can trigger a kernel panic: parsed only"
-	fi
-	umount "$T/e4"
-	trap 'rm -rf "$T"' EXIT INT TERM
-fi
+# The background sections' results.
+wait $BG
+cat "$T/files.tap" "$T/e4.tap"
