@@ -45,9 +45,19 @@ enum engine_flags {
 	ENGINE_NO_LAYOUT = 1 << 3, /* the files are not laid out first (the engine makes them) */
 	ENGINE_DIRS = 1 << 4,      /* the "files" are directories: laying out makes them */
 	ENGINE_CHANGES_FILES = 1 << 5, /* creates or removes the files themselves (filecreate...) */
+	/* Does trims (DDIR_TRIM: rw=trim..., trim_percentage): trim_range() or, for engines that
+	 * touch no file (null) or only count I/Os (ENGINE_FILE_OP), counted as done. The core
+	 * refuses trim jobs on an engine without it (engine_check_job). */
+	ENGINE_TRIM = 1 << 6,
+	/* With ENGINE_NO_FILE: the data lives outside the file system (an RBD image, RADOS
+	 * objects) and is kept, so verify reads check it; probe() finds and sizes the target. */
+	ENGINE_REMOTE = 1 << 8,
+	/* Not in this binary (the static one: its library can be neither linked statically nor
+	 * loaded by a static program). Its options still parse; a job using it is refused. */
+	ENGINE_COMPILED_OUT = 1 << 9,
 	/* The I/Os move no data (cpuio, exec): each is counted (total_ios) with no bytes, and
 	 * only the runtime, number_ios or the engine (Q_DONE) ends the job, as in fio. */
-	ENGINE_NO_IO = 1 << 6,
+	ENGINE_NO_IO = 1 << 10,
 };
 
 struct engine_ctx {
@@ -59,6 +69,7 @@ struct engine_ctx {
 	const int *fds;      /* the clone's files, by file index: set by open_file, -1 when closed;
 			      * all open by post_open unless files_one_by_one */
 	unsigned nr_fds;
+	const uint64_t *file_sizes; /* each file's size as planned (offset + region), by file index */
 	bool files_one_by_one; /* opened and closed in turn while the job runs (opendir reads) */
 	const struct job_opts *opts;
 	const void *eng_opts; /* the engine's own options (engine_ops.options), resolved */
@@ -82,10 +93,16 @@ struct engine_ctx {
 struct engine_ops {
 	const char *name;
 	unsigned flags;
+	/* The shared library it loads at run time, for messages ("librbd.so.1"); NULL for none. */
+	const char *library;
 	/* Its own options: a table ended by { NULL } whose offsets are into a struct of
 	 * options_size bytes, filled from the defaults and the job's values (ctx->eng_opts). */
 	const struct option_def *options;
 	size_t options_size;
+	/* ENGINE_REMOTE engines: once per job, in the main thread, before its clones are planned:
+	 * check the target can be reached (library, cluster, pool, image) and give its size in
+	 * *bytes (0: it has none, size= decides). -errno refuses the job, with why saying why. */
+	int (*probe)(const struct job_opts *o, const void *eng_opts, uint64_t *bytes, char *why, size_t len);
 	/* Once the job's options are all set (also for --parse-only): check the engine's
 	 * against the job's and set the core options that follow from them (cpuio: the
 	 * thinktime between bursts). 0, or -EINVAL with the reason in why (one line, naming
@@ -104,6 +121,9 @@ struct engine_ops {
 	/* Every file is open (ctx->fds): register them, say (io_uring). */
 	int (*post_open)(struct engine_ctx *ctx);
 	int (*close_file)(struct engine_ctx *ctx, int fd);
+	/* fsync=N, fdatasync=N, end_fsync for a target that is not a file descriptor (an RBD
+	 * image): make what was written durable, synchronously. NULL: fsync(2) on the file. */
+	int (*sync_file)(struct engine_ctx *ctx, unsigned file_index);
 	int (*queue)(struct engine_ctx *ctx, struct io_unit *u);
 	int (*commit)(struct engine_ctx *ctx);
 	/* Wait for at least min completions (or until timeout, if not NULL); put those ready
@@ -119,8 +139,25 @@ const struct engine_ops *engine_by_index(size_t i);
 /* "psync, sync, ...": every engine's name, into buf; returns buf. */
 const char *engine_names(char *buf, size_t len);
 
+/* An optional shared library, loaded at run time: each symbol's address goes to
+ * (char *)table + offset. */
+struct engine_symbol {
+	const char *name;
+	size_t offset;
+};
+/* Load soname (never unloaded: RTLD_NODELETE) and resolve syms[0..n). 0, or -ENOENT /
+ * -ENOSYS with why saying what is missing and which Debian package to install. The
+ * environment variable IOBENCH_TEST_HIDE_LIBS (sonames, space-separated) makes the named
+ * libraries look absent, for tests on machines that have them. */
+int engine_load_library(const char *soname, const char *package, const struct engine_symbol *syms, size_t n,
+			void *table, char *why, size_t len);
+
 /* For engines that make files (filecreate, dircreate): mkdir -p the directories above path. */
 void engine_make_parents(const char *path);
+
+/* Can ops run the job o at all? Trims (rw=trim..., trim_percentage with verify) need
+ * ENGINE_TRIM. 0, or -EINVAL after one line naming the engine and the option. */
+int engine_check_job(const struct engine_ops *ops, const struct job_opts *o);
 
 /* Wrappers: fill defaults for hooks an engine leaves NULL. */
 int engine_resolve(const struct engine_ops *ops, struct job_opts *o, void *eng_opts, char *why, size_t len);
@@ -139,6 +176,11 @@ static inline int engine_queue(const struct engine_ops *ops, struct engine_ctx *
 			       struct io_unit *u)
 {
 	return ops->queue(ctx, u);
+}
+
+static inline int engine_sync_file(const struct engine_ops *ops, struct engine_ctx *ctx, unsigned file_index)
+{
+	return ops->sync_file(ctx, file_index);
 }
 
 static inline int engine_commit(const struct engine_ops *ops, struct engine_ctx *ctx)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "core/iolog.h"
 #include "core/options.h"
 
 int opt_list_add(struct opt_list *l, const char *name, const char *value, const char *file, int line)
@@ -63,6 +64,8 @@ void job_free(struct job *job)
 	opt_list_free(&job->given);
 	free(job->eng_opts);
 	job->eng_opts = NULL;
+	iolog_set_free(job->iologs);
+	job->iologs = NULL;
 }
 
 static void report(const struct opt_kv *kv, const char *jobname, const char *what, const char *detail)

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/trim.h"
+#include "core/iolog_opts.h"
 #include "core/verify.h"
 
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_TRIM = 2, DDIR_NR = 3 };
@@ -158,6 +160,8 @@ struct job_opts {
 	uint64_t verify_interval, verify_offset, verify_backlog;
 	bool do_verify, verify_only, verify_fatal;
 	struct verify_opts vopt;   /* core/verify.h */
+	struct trim_opts trim;     /* trim_percentage and its backlog (core/trim.h) */
+	struct iolog_opts iolog;   /* write_iolog, read_iolog, replay_* (core/iolog_opts.h) */
 	/* logs */
 	char bw_log[PATH_MAX], iops_log[PATH_MAX], lat_log[PATH_MAX], hist_log[PATH_MAX];
 	uint64_t log_avg_msec, log_hist_msec;
@@ -174,6 +178,7 @@ struct job_opts {
 };
 
 struct engine_ops;
+struct iolog_set;
 
 /* One job section as parsed, before numjobs expands it into clones. */
 struct job {
@@ -185,7 +190,9 @@ struct job {
 	struct job_opts o;        /* resolved by job_resolve() */
 	const struct engine_ops *ops; /* its engine, found once by job_resolve() */
 	void *eng_opts;           /* the engine's own options (ops->options), resolved */
+	uint64_t target_bytes;    /* ENGINE_REMOTE: the size its probe found (an RBD image's), 0: none */
 	unsigned groupid;
+	struct iolog_set *iologs; /* read_iolog: its logs, read before the run (core/iolog.h); NULL: none */
 };
 
 struct run_cfg;

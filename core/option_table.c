@@ -150,7 +150,7 @@ const struct option_def option_table[] = {
 	     "not the job's directory (that is directory=)"),
 
 	{ .name = "rw", .alias = "readwrite", .type = OPT_FUNC, .offset = OFF(rw), .parse = opt_parse_rw,
-	  .def = "read", .syntax = "read|write|randread|randwrite|rw|randrw[:N]", .category = C_PAT,
+	  .def = "read", .syntax = "read|write|trim|randread|randwrite|randtrim|rw|randrw|trimwrite|randtrimwrite[:N]", .category = C_PAT,
 	  .help = "I/O pattern, with an optional offset modifier :N" },
 	CHOICE("rw_sequencer", rw_sequencer, sequencer_choices, "sequential", C_PAT,
 	       "What rw=mode:N does: N sequential I/Os, or the same offset N times"),
@@ -292,7 +292,6 @@ const struct option_def option_table[] = {
 	NOOP("create_serialize", C_FILE, "Accepted: iobench lays files out before a group starts"),
 	NOOP("unique_filename", C_FILE, "Accepted: only matters for fio's client/server mode"),
 
-	NOT("trim_percentage", "Trim verified blocks"),
 	NOT("zonemode", "Zoned block devices"),
 	NOT("zonesize", "Zone size"),
 	NOT("zonerange", "Zone range"),
@@ -335,7 +334,6 @@ const struct option_def option_table[] = {
 	NOT("thinktime_blocks_type", "What thinktime_blocks counts"),
 	NOT("rate_ignore_thinktime", "Rate without thinktime"),
 	NOT("rate_cycle", "Rate averaging window"),
-	NOT("busy_poll", "Busy polling"),
 	NOT("exec_prerun", "Command before the job"),
 	NOT("exec_postrun", "Command after the job"),
 	NOT("uid", "Run as user"),
@@ -349,19 +347,19 @@ const struct option_def option_table[] = {
 	NOT("cgroup", "Control group"),
 	NOT("sync_file_range", "sync_file_range(2) every N writes"),
 	NOT("write_barrier", "Barrier writes"),
-	NOT("trim_backlog", "Trim backlog"),
-	NOT("replay_redirect", "Replay onto another device"),
-	NOT("read_iolog", "Replay an I/O log"),
-	NOT("write_iolog", "Record an I/O log"),
 	{ NULL },
 };
 
 /* The core's tables, in --cmdhelp's order: this one, then one per area (each in its own
  * file, so that areas grow apart). */
-extern const struct option_def options_verify[];
+extern const struct option_def options_verify[]; /* core/options_verify.c */
+extern const struct option_def options_trim[];   /* core/options_trim.c */
+extern const struct option_def options_iolog[];  /* core/options_iolog.c */
 
 const struct option_def *const option_tables[] = {
 	option_table,
 	options_verify,
+	options_trim,
+	options_iolog,
 	NULL,
 };

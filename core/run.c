@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/guard.h"
+#include "core/iolog.h"
 #include "core/layout.h"
 #include "core/worker.h"
 
@@ -88,6 +89,12 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			fprintf(stderr, "iobench: job '%s': bs: larger than 2GiB\n", o->name);
 			return -EINVAL;
 		}
+	if ((ops->flags & ENGINE_COMPILED_OUT) && !cfg->parse_only) {
+		fprintf(stderr, "iobench: job '%s': ioengine=%s is compiled out of this static binary (%s can be neither "
+				"linked statically nor loaded by a static program); use the dynamically linked iobench\n",
+			o->name, ops->name, ops->library ? ops->library : "its library");
+		return -ENOTSUP;
+	}
 	if (o->unsupported[0] && !cfg->parse_only) {
 		fprintf(stderr, "iobench: job '%s': option '%s' is not supported by iobench yet\n", o->name,
 			o->unsupported);
@@ -96,7 +103,10 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 	if (cfg->readonly || o->readonly) { /* nothing is created, written, grown or removed */
 		char what[128] = "";
 		if (job_writes(o))
-			snprintf(what, sizeof(what), "rw=%s writes", o->rw_text);
+			snprintf(what, sizeof(what), "rw=%s %s", o->rw_text,
+				 !job_has_dir(o, DDIR_TRIM)	? "writes"
+				 : job_has_dir(o, DDIR_WRITE) ? "trims (discards blocks) and writes"
+							      : "trims (discards blocks)");
 		else if (ops->flags & ENGINE_CHANGES_FILES)
 			snprintf(what, sizeof(what), "ioengine=%s creates or removes files", ops->name);
 		else if (o->unlink)
@@ -106,6 +116,8 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			return -EROFS;
 		}
 	}
+	if (!cfg->parse_only && engine_check_job(ops, o))
+		return -EINVAL;
 	char why[400] = "";
 	int ret = cfg->parse_only ? 0 : engine_check(ops, o, job->eng_opts, why, sizeof(why));
 	if (ret) {
@@ -197,9 +209,26 @@ static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	const struct engine_ops *ops = engine_find(job->o.ioengine);
 	bool no_file = ops->flags & ENGINE_NO_FILE;
 	c->plan_later = false;
-	return files_plan(&job->o, c->gclone, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file) ||
+	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
+				  : files_plan(&job->o, c->gclone, no_file, job->target_bytes, &c->plan);
+	return planned || guard_files(&job->o, &c->plan, no_file) ||
 			       check_targets(&job->o, ops, &c->plan)
 		       ? -EINVAL : 0;
+}
+
+/* ENGINE_REMOTE engines: the target is there (library, cluster, pool, image), and its size. */
+static int probe_job(struct job *job)
+{
+	const struct engine_ops *ops = job->ops;
+	char why[512] = "";
+	job->target_bytes = 0;
+	if (!(ops->flags & ENGINE_REMOTE) || !ops->probe)
+		return 0;
+	int ret = ops->probe(&job->o, job->eng_opts, &job->target_bytes, why, sizeof(why));
+	if (ret)
+		fprintf(stderr, "iobench: job '%s': ioengine=%s: %s\n", job->o.name, ops->name,
+			why[0] ? why : strerror(-ret));
+	return ret;
 }
 
 int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
@@ -208,7 +237,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	rc->cfg = cfg;
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		struct job *job = &cfg->jobs[i];
-		if (job_resolve(job, &cfg->cmdline_globals))
+		if (job_resolve(job, &cfg->cmdline_globals) || iolog_job_prepare(job, cfg))
 			return -EINVAL;
 		if (check_job(job, cfg))
 			return -EINVAL;
@@ -232,6 +261,9 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	}
 	if (cfg->parse_only)
 		return 0;
+	for (size_t i = 0; i < cfg->njobs; i++)
+		if (probe_job(&cfg->jobs[i]))
+			return -EINVAL;
 	cpu_limit_read(&rc->cpu_limit);
 	bool want_tsc = false;
 	for (size_t i = 0; i < cfg->njobs; i++) {

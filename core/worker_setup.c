@@ -88,6 +88,8 @@ static int alloc_units(struct wstate *s)
 		if (job_has_dir(o, d) && b > max_bs)
 			max_bs = b;
 	}
+	if (s->w->plan->replay && s->w->plan->replay->max_len > max_bs) /* read_iolog: its longest I/O */
+		max_bs = s->w->plan->replay->max_len;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	s->buf_stride = (max_bs + page - 1) / page * page;
 	s->units = calloc(s->depth, sizeof(*s->units));
@@ -121,14 +123,17 @@ int alloc_state(struct wstate *s)
 {
 	s->files = calloc(s->nfiles, sizeof(*s->files));
 	s->fds = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->fds));
+	s->file_sizes = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->file_sizes));
 	s->events = calloc(s->depth, sizeof(*s->events));
-	if (!s->files || !s->fds || !s->events)
+	if (!s->files || !s->fds || !s->file_sizes || !s->events)
 		return -ENOMEM;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		s->files[i].fd = s->fds[i] = -1;
 		s->files[i].cf = &s->w->plan->files[i];
+		s->file_sizes[i] = s->files[i].cf->file_size;
 	}
 	s->eng.fds = s->fds;
+	s->eng.file_sizes = s->file_sizes;
 	s->eng.nr_fds = s->nfiles;
 	s->eng.events = s->events;
 	int ret = alloc_units(s);
@@ -143,6 +148,7 @@ void free_state(struct wstate *s)
 		debug_print(DBG_MEM, "free malloc mem %p; io_u free %p\n", s->bufmem, (void *)s->units);
 	free(s->files);
 	free(s->fds);
+	free(s->file_sizes);
 	free(s->events);
 	free(s->units);
 	free(s->unit_state);

@@ -155,7 +155,7 @@ static int cpuio_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops cpuio_engine_ops = {
 	.name = "cpuio",
-	.flags = ENGINE_SYNC | ENGINE_NO_FILE | ENGINE_NO_IO,
+	.flags = ENGINE_SYNC | ENGINE_NO_FILE | ENGINE_NO_IO | ENGINE_TRIM, /* a trim is a burst too */
 	.options = cpuio_options,
 	.options_size = sizeof(struct cpuio_opts),
 	.resolve = cpuio_resolve,

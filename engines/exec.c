@@ -299,7 +299,7 @@ static int exec_close(struct engine_ctx *ctx, int fd)
 
 const struct engine_ops exec_engine_ops = {
 	.name = "exec",
-	.flags = ENGINE_SYNC | ENGINE_NO_FILE | ENGINE_NO_IO,
+	.flags = ENGINE_SYNC | ENGINE_NO_FILE | ENGINE_NO_IO | ENGINE_TRIM, /* a trim waits as a read */
 	.options = exec_options,
 	.options_size = sizeof(struct exec_opts),
 	.resolve = exec_resolve,

@@ -20,6 +20,8 @@ extern const struct engine_ops filedelete_engine_ops;
 extern const struct engine_ops dircreate_engine_ops;
 extern const struct engine_ops dirstat_engine_ops;
 extern const struct engine_ops dirdelete_engine_ops;
+extern const struct engine_ops rbd_engine_ops;
+extern const struct engine_ops rados_engine_ops;
 extern const struct engine_ops falloc_engine_ops;
 extern const struct engine_ops ftruncate_engine_ops;
 extern const struct engine_ops splice_engine_ops;
@@ -46,6 +48,8 @@ static const struct engine_ops *const engines[] = {
 	&dircreate_engine_ops,
 	&dirstat_engine_ops,
 	&dirdelete_engine_ops,
+	&rbd_engine_ops,
+	&rados_engine_ops,
 	&falloc_engine_ops,
 	&ftruncate_engine_ops,
 	&splice_engine_ops,

@@ -2,7 +2,7 @@
  * to the pipe with vmsplice(2), then splice(2) moves them from the pipe into the file at
  * the offset; a read splices the file's range into the pipe and reads it out into the
  * buffer. Each I/O goes in pieces of the pipe's capacity (raised to the block size where
- * the kernel allows). It measures the kernel's zero-copy path against plain read/write. */
+ * the kernel allows). Trims are the sync engines': BLKDISCARD, or a punched hole. It measures the kernel's zero-copy path against plain read/write. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,11 +14,12 @@
 struct splice_data {
 	int pipe[2]; /* [0] read end, [1] write end */
 	size_t chunk; /* the pipe's capacity: bytes per piece */
+	unsigned char kind[]; /* how each file is trimmed, by file index (trim_range) */
 };
 
 static int splice_init(struct engine_ctx *ctx)
 {
-	struct splice_data *sd = calloc(1, sizeof(*sd));
+	struct splice_data *sd = calloc(1, sizeof(*sd) + ctx->nr_fds);
 	if (!sd)
 		return -ENOMEM;
 	ctx->priv = sd;
@@ -102,8 +103,8 @@ static int64_t splice_read(struct splice_data *sd, const struct io_unit *u)
 static int splice_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
 	struct splice_data *sd = ctx->priv;
-	if (u->ddir == DDIR_TRIM) {
-		u->result = -EOPNOTSUPP;
+	if (u->ddir == DDIR_TRIM) { /* as the sync engines: BLKDISCARD, or a punched hole */
+		u->result = trim_range(u->fd, &sd->kind[u->file_index], u->offset, u->len);
 		return Q_COMPLETED;
 	}
 	u->result = u->ddir == DDIR_WRITE ? splice_write(sd, u) : splice_read(sd, u);
@@ -112,7 +113,7 @@ static int splice_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops splice_engine_ops = {
 	.name = "splice",
-	.flags = ENGINE_SYNC,
+	.flags = ENGINE_SYNC | ENGINE_TRIM,
 	.init = splice_init,
 	.cleanup = splice_cleanup,
 	.queue = splice_queue,

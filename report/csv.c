@@ -43,8 +43,8 @@ static void header(FILE *out, bool clients, unsigned nextra, const char *const *
 					    "ioengine", "direct", "runtime_ms" };
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		field(out, head[i], false);
-	static const char *const dirs[] = { "read", "write" };
-	for (int d = 0; d < 2; d++)
+	static const char *const dirs[] = { "read", "write", "trim" };
+	for (int d = 0; d < DDIR_NR; d++)
 		for (size_t i = 0; i < sizeof(dir_cols) / sizeof(dir_cols[0]); i++) {
 			char name[64];
 			snprintf(name, sizeof(name), "%s_%s", dirs[d], dir_cols[i]);
@@ -121,6 +121,7 @@ void report_csv_sweep(FILE *out, const struct run_results *r, bool with_header, 
 		field(out, buf, false);
 		dir_fields(out, u, DDIR_READ);
 		dir_fields(out, u, DDIR_WRITE);
+		dir_fields(out, u, DDIR_TRIM);
 		double run_us = (double)u->ts.job_runtime_ms * 1000.0;
 		float_field(out, 2, run_us > 0 ? (double)u->ts.usr_us * 100.0 / run_us : 0.0, false);
 		float_field(out, 2, run_us > 0 ? (double)u->ts.sys_us * 100.0 / run_us : 0.0, false);

@@ -33,7 +33,7 @@ run_one() { # name, command...
 
 lane() { # timing|other
 	for t in "$top"/tests/${SUITE:-integration}/t_*.sh; do
-		case "$t" in *"${TESTS:-}"*) ;; *) continue ;; esac
+		case "$(basename "$t")" in *"${TESTS:-}"*) ;; *) continue ;; esac # the name, not the path
 		if grep -q '^# lane: timing' "$t"; then kind=timing; else kind=other; fi
 		[ "${LANES:-2}" -eq 1 ] || [ "$kind" = "$1" ] || continue
 		run_one "$(basename "$t")" sh "$t"
