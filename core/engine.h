@@ -24,6 +24,10 @@ struct io_unit {
 	uint64_t start_ns;  /* when prepared */
 	uint64_t issue_ns;  /* when handed to the kernel */
 	bool file_op;       /* ENGINE_FILE_OP engines: this I/O did the file's operation */
+	/* Its I/O priority (class << 13 | level): the job's (prio, prioclass; 0: none given),
+	 * or cmdprio's. ENGINE_IOPRIO engines give it to the kernel when it is not 0. */
+	uint16_t ioprio;
+	uint8_t prio_index; /* which of the job's priorities (0: its own; core/cmdprio.c) */
 };
 
 /* queue() answers, as fio's engines do. Negative values are -errno. */
@@ -49,6 +53,7 @@ enum engine_flags {
 	 * touch no file (null) or only count I/Os (ENGINE_FILE_OP), counted as done. The core
 	 * refuses trim jobs on an engine without it (engine_check_job). */
 	ENGINE_TRIM = 1 << 6,
+	ENGINE_IOPRIO = 1 << 7, /* gives each I/O its own priority (u->ioprio): cmdprio* work */
 	/* With ENGINE_NO_FILE: the data lives outside the file system (an RBD image, RADOS
 	 * objects) and is kept, so verify reads check it; probe() finds and sizes the target. */
 	ENGINE_REMOTE = 1 << 8,

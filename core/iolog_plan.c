@@ -90,12 +90,6 @@ static int check_logs(const struct job *job, const struct run_cfg *cfg, unsigned
 			ios[d] += job->iologs->logs[i].ios[d];
 	*rw = (ios[DDIR_READ] || (!ios[DDIR_WRITE] && !ios[DDIR_TRIM]) ? RW_READ : 0) |
 	      (ios[DDIR_WRITE] ? RW_WRITE : 0) | (ios[DDIR_TRIM] ? RW_TRIM : 0);
-	if (ios[DDIR_TRIM]) { /* the engines have no trim yet */
-		fprintf(stderr, "iobench: job '%s': read_iolog: the log has %llu trim%s, and iobench cannot trim yet "
-				"(replay_skip=trim leaves them out)\n", o->name, (unsigned long long)ios[DDIR_TRIM],
-			ios[DDIR_TRIM] > 1 ? "s" : "");
-		return -ENOTSUP;
-	}
 	if ((ios[DDIR_WRITE] || ios[DDIR_TRIM]) && (cfg->readonly || o->readonly)) {
 		fprintf(stderr, "iobench: job '%s': read_iolog: the log writes (%llu writes), and --readonly is set\n",
 			o->name, (unsigned long long)ios[DDIR_WRITE]);

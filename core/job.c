@@ -10,6 +10,7 @@
 #include "core/engine.h"
 #include "core/iolog.h"
 #include "core/options.h"
+#include "core/zone.h"
 
 int opt_list_add(struct opt_list *l, const char *name, const char *value, const char *file, int line)
 {
@@ -196,6 +197,16 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	snprintf(o->name, sizeof(o->name), "%s", name); /* not [global]'s name= */
 	snprintf(o->section, sizeof(o->section), "%s", section[0] ? section : name);
 	note_ignored(lists, 3, name);
+	char zerr[512], key[64];
+	if (zone_resolve(o, zerr, sizeof(zerr))) { /* the reason starts with the option's name */
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(zerr, ":="), zerr);
+		const struct opt_kv *kv = last_given(lists, 3, key);
+		if (kv)
+			report(kv, name, zerr, "");
+		else
+			fprintf(stderr, "iobench: job '%s': %s\n", name, zerr);
+		return -EINVAL;
+	}
 	/* As fio 3.33: no latencies. Its manual says bandwidth too, but fio still samples
 	 * bandwidth and IOPS (bw_mean, iops_mean, the "bw (KiB/s)" and "iops" lines), which
 	 * kubestr and others read from gtod_reduce=1 jobs. */

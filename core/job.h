@@ -6,9 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/jobenv.h"
 #include "core/trim.h"
 #include "core/iolog_opts.h"
+#include "core/options_ss.h"
 #include "core/verify.h"
+#include "core/zone_opts.h"
 
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_TRIM = 2, DDIR_NR = 3 };
 
@@ -160,8 +163,11 @@ struct job_opts {
 	uint64_t verify_interval, verify_offset, verify_backlog;
 	bool do_verify, verify_only, verify_fatal;
 	struct verify_opts vopt;   /* core/verify.h */
+	struct env_opts env;       /* users, priorities, CPUs, memory, cgroups (core/jobenv.h) */
 	struct trim_opts trim;     /* trim_percentage and its backlog (core/trim.h) */
 	struct iolog_opts iolog;   /* write_iolog, read_iolog, replay_* (core/iolog_opts.h) */
+	struct ss_opts ss;         /* core/options_ss.h: steady state, latency target */
+	struct zone_opts zone;     /* zonemode and its options (core/zone.h) */
 	/* logs */
 	char bw_log[PATH_MAX], iops_log[PATH_MAX], lat_log[PATH_MAX], hist_log[PATH_MAX];
 	uint64_t log_avg_msec, log_hist_msec;

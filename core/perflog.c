@@ -39,7 +39,7 @@ void perflogs_init(struct perflogs *pl, const struct job_opts *o)
 }
 
 int perflogs_io(struct perflogs *pl, uint64_t t_ms, enum ddir d, uint64_t bs, uint64_t offset,
-		uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, bool has_slat)
+		uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, bool has_slat, uint32_t prio)
 {
 	const uint64_t val[LOG_KINDS] = { lat_ns ? bs * 1000000000ULL / 1024 / lat_ns : 0, 1, slat_ns,
 					  clat_ns, lat_ns };
@@ -57,7 +57,7 @@ int perflogs_io(struct perflogs *pl, uint64_t t_ms, enum ddir d, uint64_t bs, ui
 	for (int k = 0; k < LOG_KINDS; k++) {
 		if (!pl->log[k].on || (k == LOG_SLAT && !has_slat))
 			continue;
-		struct log_entry e = { t_ms, val[k], offset, (uint32_t)bs, (uint8_t)d };
+		struct log_entry e = { t_ms, val[k], offset, (uint32_t)bs, (uint8_t)d, prio };
 		int ret = append(&pl->log[k], &e);
 		if (ret)
 			return ret;
@@ -79,7 +79,7 @@ static int close_window(struct perflogs *pl, uint64_t t_ms)
 		for (int k = 0; k < LOG_KINDS; k++) {
 			if (!pl->log[k].on || (k >= LOG_SLAT && !pl->win.count[k][d]))
 				continue;
-			struct log_entry e = { t_ms, v[k], 0, 0, (uint8_t)d };
+			struct log_entry e = { t_ms, v[k], 0, 0, (uint8_t)d, 0 };
 			int ret = append(&pl->log[k], &e);
 			if (ret)
 				return ret;
@@ -131,7 +131,7 @@ int perflogs_tick(struct perflogs *pl, uint64_t t_ms, const struct hist *const c
 	return ret;
 }
 
-static int write_log(const struct perflog *l, const char *path, bool with_offset)
+static int write_log(const struct perflog *l, const char *path, bool with_offset, bool log_prio)
 {
 	struct outfile of;
 	int ret = outfile_open(&of, path);
@@ -141,12 +141,17 @@ static int write_log(const struct perflog *l, const char *path, bool with_offset
 	for (const struct log_chunk *c = l->head; c; c = c->next)
 		for (unsigned i = 0; i < c->n; i++) {
 			const struct log_entry *e = &c->e[i];
-			if (with_offset)
-				fprintf(f, "%llu, %llu, %u, %u, %llu, 0\n", (unsigned long long)e->t_ms,
-					(unsigned long long)e->value, e->ddir, e->bs, (unsigned long long)e->offset);
+			char prio[16];
+			if (log_prio)
+				snprintf(prio, sizeof(prio), "0x%04x", e->prio & 0xffffu);
 			else
-				fprintf(f, "%llu, %llu, %u, %u, 0\n", (unsigned long long)e->t_ms,
-					(unsigned long long)e->value, e->ddir, e->bs);
+				snprintf(prio, sizeof(prio), "%u", e->prio >> 16);
+			if (with_offset)
+				fprintf(f, "%llu, %llu, %u, %u, %llu, %s\n", (unsigned long long)e->t_ms,
+					(unsigned long long)e->value, e->ddir, e->bs, (unsigned long long)e->offset, prio);
+			else
+				fprintf(f, "%llu, %llu, %u, %u, %s\n", (unsigned long long)e->t_ms,
+					(unsigned long long)e->value, e->ddir, e->bs, prio);
 		}
 	return outfile_close(&of, true);
 }
@@ -190,7 +195,7 @@ int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index
 		if (!pl->log[k].on)
 			continue;
 		log_path(path, sizeof(path), prefixes[k], o->name, kinds[k], o, index);
-		ret = write_log(&pl->log[k], path, o->log_offset);
+		ret = write_log(&pl->log[k], path, o->log_offset, o->env.log_prio);
 	}
 	if (!ret && pl->hist_on) {
 		log_path(path, sizeof(path), o->hist_log, o->name, "clat_hist", o, index);

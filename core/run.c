@@ -11,10 +11,13 @@
 
 #include "core/clock.h"
 #include "core/engine.h"
+#include "core/env.h"
 #include "core/guard.h"
 #include "core/iolog.h"
 #include "core/layout.h"
+#include "core/steadystate.h"
 #include "core/worker.h"
+#include "core/zone.h"
 
 void run_cfg_free(struct run_cfg *cfg)
 {
@@ -62,8 +65,11 @@ void run_ctx_free(struct run_ctx *rc)
 	rc->hosts = NULL;
 	free(rc->mon.agg);
 	rc->mon.agg = NULL;
+	steady_free(rc);
 	run_summary_free(rc);
 	disks_free(&rc->disks);
+	env_run_free(rc);
+	zbd_set_free(&rc->zbd);
 	rc->clones = NULL;
 }
 
@@ -95,6 +101,8 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			o->name, ops->name, ops->library ? ops->library : "its library");
 		return -ENOTSUP;
 	}
+	if (steady_check_opts(o))
+		return -EINVAL;
 	if (o->unsupported[0] && !cfg->parse_only) {
 		fprintf(stderr, "iobench: job '%s': option '%s' is not supported by iobench yet\n", o->name,
 			o->unsupported);
@@ -212,7 +220,7 @@ static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
 				  : files_plan(&job->o, c->gclone, no_file, job->target_bytes, &c->plan);
 	return planned || guard_files(&job->o, &c->plan, no_file) ||
-			       check_targets(&job->o, ops, &c->plan)
+			       check_targets(&job->o, ops, &c->plan) || zone_plan(&job->o, &c->plan, no_file)
 		       ? -EINVAL : 0;
 }
 
@@ -239,7 +247,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		struct job *job = &cfg->jobs[i];
 		if (job_resolve(job, &cfg->cmdline_globals) || iolog_job_prepare(job, cfg))
 			return -EINVAL;
-		if (check_job(job, cfg))
+		if (check_job(job, cfg) || env_check_job(job, cfg))
 			return -EINVAL;
 		if (job->o.time_based && !job->o.runtime_us)
 			job->o.time_based = false; /* nothing to bound it: as fio, run the size once */
@@ -306,7 +314,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			pthread_mutex_init(&c->progress.lock, NULL);
 		}
 	}
-	return 0;
+	return steady_plan(rc);
 }
 
 struct thread_arg {
@@ -402,35 +410,12 @@ static void monitor_group(struct run_ctx *rc, unsigned started)
 	atomic_store(&rc->threads_done, 0);
 }
 
-/* The worker of clone i: its job, files, seed, and what it shares with the run. */
-static void clone_worker(struct run_ctx *rc, size_t i, struct worker *w)
-{
-	const struct run_cfg *cfg = rc->cfg;
-	struct clone_result *c = &rc->clones[i];
-	const struct job *job = &cfg->jobs[c->job];
-	w->o = &job->o;
-	w->ops = job->ops;
-	w->eng_opts = job->eng_opts;
-	w->plan = &c->plan;
-	w->clone = c->clone;
-	w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;
-	w->seed = clone_seed(&job->o, c->job, c->gclone);
-	w->stop = &rc->stop;
-	w->io_jobs_left = &rc->io_jobs_left;
-	w->debug = debug_for_clone(&cfg->prog.debug, (unsigned)i);
-	w->warnings_fatal = cfg->prog.warnings_fatal;
-	w->ts = c->ts;
-	w->progress = &c->progress;
-	w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;
-}
-
-static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
+/* Before group g starts: the plans made late, its files laid out (*lret: layout's answer),
+ * its jobs' environment (cgroups, ioscheduler, lockfile). */
+static int prepare_group(struct run_ctx *rc, unsigned g, FILE *notes, int *lret)
 {
 	struct run_cfg *cfg = rc->cfg;
-	struct thread_arg *args = calloc(rc->nclones, sizeof(*args));
 	int ret = 0;
-	if (!args)
-		return -ENOMEM;
 	/* Across ranks: every rank has finished the group before and laid out this one's
 	 * files before any starts it (stonewall and new_group hold across the cluster). */
 	cluster_barrier(cfg->cluster);
@@ -439,9 +424,22 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		if (c->plan_later && cfg->jobs[c->job].groupid == g && (c->err = plan_clone(cfg, c)) && !ret)
 			ret = c->err;
 	}
-	int lret = layout_group(rc, g, notes);
-	ret = ret ? ret : lret;
+	*lret = layout_group(rc, g, notes);
+	ret = ret ? ret : *lret;
+	int eret = env_group_start(rc, g);
+	ret = ret ? ret : eret;
 	cluster_barrier(cfg->cluster);
+	return ret;
+}
+
+static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
+{
+	struct run_cfg *cfg = rc->cfg;
+	struct thread_arg *args = calloc(rc->nclones, sizeof(*args));
+	if (!args)
+		return -ENOMEM;
+	int lret;
+	int ret = prepare_group(rc, g, notes, &lret);
 	/* A failed setup fails its own jobs; the others run. A stop during layout ends it all. */
 	bool go = lret != -EINTR && !atomic_load(&rc->stop);
 	for (size_t i = 0; i < rc->nclones && go; i++) {
@@ -457,7 +455,24 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 				atomic_fetch_sub(&rc->io_jobs_left, 1);
 			continue;
 		}
-		clone_worker(rc, i, &args[i].w);
+		struct worker *w = &args[i].w;
+		w->o = &job->o;
+		w->ops = job->ops;
+		w->eng_opts = job->eng_opts;
+		w->plan = &c->plan;
+		w->env = env_for_clone(rc, i);
+		w->clone = c->clone;
+		w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;
+		w->seed = clone_seed(&job->o, c->job, c->gclone);
+		w->stop = &rc->stop;
+		w->io_jobs_left = &rc->io_jobs_left;
+		w->debug = debug_for_clone(&cfg->prog.debug, (unsigned)i);
+		w->warnings_fatal = cfg->prog.warnings_fatal;
+		w->ss = steady_for_clone(rc, i, &w->ss_member);
+		w->ts = c->ts;
+		w->progress = &c->progress;
+		w->zbd = &rc->zbd;
+		w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;
 		args[i].rc = rc;
 		args[i].job = c->job;
 		args[i].waitee = find_waitee(rc, job);
@@ -515,6 +530,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 	if (rc->status_interval_ms && run_status_snapshots(rc))
 		return -ENOMEM;
 	find_disks(rc);
+	zbd_set_init(&rc->zbd);
 	disks_snapshot(&rc->disks, true);
 	rc->start_ns = rc->last_eta_ns = clock_now_ns();
 	for (unsigned g = 0; g < rc->ngroups; g++) {
@@ -526,6 +542,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 		atomic_store(&rc->stop, false); /* exitall ends its own group only */
 	}
 	disks_snapshot(&rc->disks, false);
+	env_run_end(rc);
 	struct timeval tv;
 	gettimeofday(&tv, NULL);
 	rc->end_time = tv.tv_sec;

@@ -74,6 +74,28 @@ static bool whole_ready(struct wstate *s, struct wfile *f)
 
 static bool queue_prepared(struct wstate *s, struct io_unit *u);
 
+/* zonemode: where the I/O goes (zone_run.c decides). A zone with writes in flight waits:
+ * this clone's are drained, another's are waited for. false: nothing is issued now. */
+static bool zone_ready(struct wstate *s, struct wfile **f, enum ddir d, uint64_t *off, uint64_t *len)
+{
+	int r;
+	while ((r = zone_next(s, f, d, off, len)) == ZONE_BUSY && !atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
+		if (s->inflight)
+			io_drain(s);
+		else
+			clock_sleep_ns(ZONE_WAIT_NS);
+	}
+	if (r == ZONE_GO)
+		return true;
+	if (r < 0)
+		worker_fail(s, r);
+	/* The zones are done: so is the workload (a verify phase may follow), or the run stops. */
+	s->io_limit = s->issued_bytes;
+	if (r < 0 || r == ZONE_BUSY || s->o->time_based)
+		s->issuing_done = true;
+	return false;
+}
+
 /* A verify read of what was written (verify_phase.c chose it). */
 static bool issue_check(struct wstate *s, const struct verify_entry *e)
 {
@@ -167,7 +189,7 @@ static bool issue_one(struct wstate *s)
 		return issued;
 	if (s->trim.chosen_on && trim_turn(s, &issued))
 		return issued;
-	enum ddir d = offsets_next_ddir(s);
+	enum ddir d = s->zone.mode ? zone_ddir(s, offsets_next_ddir(s)) : offsets_next_ddir(s);
 	bool dry = o->verify_only && job_has_dir(o, DDIR_WRITE);
 	uint64_t wait = dry ? 0 : pace_wait_ns(s, d);
 	if (wait) {
@@ -186,8 +208,11 @@ static bool issue_one(struct wstate *s)
 		if (p != PASS_GO)
 			return p == PASS_AGAIN;
 	}
+	uint64_t zoff = 0;
+	if (s->zone.mode && !zone_ready(s, &f, d, &zoff, &len))
+		return false;
 	if (dry)
-		return verify_dry(s, f, d, len, offsets_next(s, f, d, len)), true;
+		return verify_dry(s, f, d, len, s->zone.mode ? zoff : offsets_next(s, f, d, len)), true;
 	if (s->whole.on) {
 		if (!whole_ready(s, f))
 			return false;
@@ -196,9 +221,11 @@ static bool issue_one(struct wstate *s)
 	struct io_unit *u = unit_take(s);
 	u->ddir = d;
 	u->len = len;
-	u->offset = offsets_next(s, f, d, len);
+	u->offset = s->zone.mode ? zoff : offsets_next(s, f, d, len);
 	u->fd = f->fd;
 	u->file_index = (unsigned)(f - s->files);
+	if (s->zone.mode)
+		zone_bind(s, u);
 	verify_mark(s, u, VCHECK_NONE);
 	if (d == DDIR_WRITE) {
 		if (s->ver.on)
@@ -228,14 +255,38 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 	trim_written(s, f, u->offset, u->len);
 }
 
+/* lockfile=: the I/O's file is locked for it; when the lock must be waited for, the queue
+ * drains first (false: the run stops, the I/O is given up). */
+static bool lock_for_io(struct wstate *s, struct io_unit *u)
+{
+	if (lockfile_take(&s->env, u) != -EAGAIN)
+		return true;
+	s->retry = u; /* prepared, not in flight, while the queue drains */
+	io_drain(s);
+	s->retry = NULL;
+	if (!lockfile_wait(&s->env, u, s->w->stop))
+		return true;
+	unit_free(s, u, UNIT_PREPARED);
+	s->issuing_done = true;
+	return false;
+}
+
 /* Hand a prepared I/O to the engine and account for it. */
 static bool queue_prepared(struct wstate *s, struct io_unit *u)
 {
 	enum ddir d = u->ddir;
 	struct wfile *f = &s->files[u->file_index];
+	bool again = s->retry == u; /* a busy engine refused it: as it was prepared */
 	s->retry = NULL;
+	if (!again)
+		cmdprio_pick(&s->env, u); /* its priority (cmdprio_*) */
+	if (s->env.lock_mode && !lock_for_io(s, u))
+		return false;
 	s->now = u->start_ns = u->issue_ns = clock_fast_ns(s->clk);
-	int r = engine_queue(s->w->ops, &s->eng, u);
+	/* zonemode=zbd: a sequential zone's trim is its reset, done by zone_run.c */
+	int r = s->zone.mode && zone_trim(s, u) ? Q_COMPLETED : engine_queue(s->w->ops, &s->eng, u);
+	if (r == Q_BUSY || r < 0)
+		lockfile_done(&s->env, u); /* taken again when it is queued again */
 	if (r == Q_BUSY) { /* keep it, offset and data as they are; try again after a commit */
 		s->retry = u;
 		io_commit(s);
@@ -285,12 +336,18 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	return r != Q_COMPLETED; /* a sync engine lets the caller check the time */
 }
 
+/* Room for another I/O: a free unit, within the depth latency_target allows. */
+static inline bool queue_room(const struct wstate *s)
+{
+	return s->nr_free && s->inflight < s->lat.depth;
+}
+
 /* Prepare and queue I/Os until the depth is full or there is nothing left to issue. The
  * depth the queue reached is what the IO depths map records for them. */
 static void fill_queue(struct wstate *s)
 {
 	s->fill_queued = 0;
-	while (s->nr_free && !s->issuing_done) {
+	while (queue_room(s) && !s->issuing_done) {
 		if (out_of_work(s)) {
 			if (s->retry) { /* never handed over: back to the free units */
 				unit_free(s, s->retry, UNIT_PREPARED);
@@ -309,7 +366,7 @@ static void fill_queue(struct wstate *s)
 
 static void reap(struct wstate *s)
 {
-	bool full = s->nr_free == 0;
+	bool full = !queue_room(s);
 	if (!s->inflight || !(full || s->issuing_done))
 		return;
 	unsigned min = s->complete_min ? s->complete_min : 1;
@@ -322,11 +379,30 @@ static void reap(struct wstate *s)
 
 /* ---- the loop ---- */
 
+/* latency_target: what the depth search asks for at this turn of the loop. */
+static void check_latency(struct wstate *s)
+{
+	enum lat_action a = lat_search_check(&s->lat, s->now, s->measuring);
+	if (a == LAT_DRAIN || a == LAT_FINAL)
+		io_drain(s);
+	if (a == LAT_FINAL)
+		time_restart(s); /* the depth is found: its own window is what the job reports */
+	if (a == LAT_DRAIN || a == LAT_FINAL)
+		lat_search_window(&s->lat, s->now);
+	if (a == LAT_DONE)
+		s->issuing_done = true;
+	s->ts->latency_depth = s->lat.depth;
+}
+
 static void check_time(struct wstate *s)
 {
 	int ret = time_check(s);
 	if (ret)
 		worker_fail(s, ret);
+	if (s->ssc.unit && steady_tick(&s->ssc, s->now, s->ts))
+		s->issuing_done = true; /* steady state attained: the job (and its unit) ends */
+	if (s->lat.on)
+		check_latency(s);
 }
 
 /* After the loop: end_fsync, and a job that did less than asked (short I/Os, tolerated
@@ -358,6 +434,8 @@ static void run_loop(struct wstate *s)
 {
 	s->now = s->start_ns = clock_fast_ns(s->clk);
 	time_start(s);
+	steady_start(&s->ssc, s->w->ss, s->w->ss_member, s->start_ns, s->w->debug);
+	lat_search_init(&s->lat, s->o, s->depth, s->start_ns, s->w->debug);
 	check_time(s);
 	while (!s->issuing_done || s->inflight) {
 		fill_queue(s);
@@ -418,6 +496,18 @@ static void worker_body(struct wstate *s)
 		s->w->err = -EIO;
 }
 
+/* --debug=job,random: the clone's start. */
+static void debug_start(const struct wstate *s)
+{
+	const struct worker *w = s->w;
+	if (debug_on(w->debug, DBG_JOB))
+		debug_print(DBG_JOB, "job '%s' clone %u: starting, depth %u, %u file%s\n", w->o->name, w->clone, s->depth,
+			    s->nfiles, s->nfiles == 1 ? "" : "s");
+	if (debug_on(w->debug, DBG_RANDOM))
+		debug_print(DBG_RANDOM, "job '%s' clone %u: seed 0x%llx (randrepeat=%d)\n", w->o->name, w->clone,
+			    (unsigned long long)w->seed, (int)w->o->randrepeat);
+}
+
 int worker_run(struct worker *w)
 {
 	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
@@ -430,6 +520,9 @@ int worker_run(struct worker *w)
 		ret = -EINVAL;
 		goto out_free_state;
 	}
+	ret = env_enter(&s); /* cgroup, priorities, NUMA, uid/gid, lockmem: in the thread */
+	if (ret)
+		goto out_free_state;
 	start_delay(&s);
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
@@ -450,14 +543,12 @@ int worker_run(struct worker *w)
 		engine_failed(&s, "", ret);
 		goto out_close_files;
 	}
-	if (debug_on(w->debug, DBG_JOB))
-		debug_print(DBG_JOB, "job '%s' clone %u: starting, depth %u, %u file%s\n", w->o->name, w->clone, s.depth,
-			    s.nfiles, s.nfiles == 1 ? "" : "s");
-	if (debug_on(w->debug, DBG_RANDOM))
-		debug_print(DBG_RANDOM, "job '%s' clone %u: seed 0x%llx (randrepeat=%d)\n", w->o->name, w->clone,
-			    (unsigned long long)w->seed, (int)w->o->randrepeat);
+	debug_start(&s);
 	offsets_init(&s);
 	pace_init(&s);
+	ret = zone_setup(&s);
+	if (ret)
+		goto out_zone_teardown;
 	ret = iolog_setup(&s);
 	if (ret)
 		goto out_iolog_teardown;
@@ -469,7 +560,11 @@ int worker_run(struct worker *w)
 	ret = logs_setup(&s);
 	if (ret)
 		goto out_verify_teardown;
-	worker_body(&s);
+	ret = env_prerun(&s);
+	if (!ret) {
+		worker_body(&s);
+		env_postrun(&s);
+	}
 	logs_teardown(&s);
 out_verify_teardown:
 	trim_teardown(&s);
@@ -477,12 +572,15 @@ out_verify_teardown:
 out_iolog_teardown:
 	if (iolog_teardown(&s) && !ret)
 		ret = -EIO;
+out_zone_teardown:
+	zone_teardown(&s);
 out_close_files:
 	close_files(&s);
 out_cleanup_engine:
 	engine_cleanup(w->ops, &s.eng);
 out_free_state:
 	free_state(&s);
+	env_leave(&s);
 	if (ret && !w->err) {
 		w->err = ret;
 		w->ts->error = -ret;

@@ -11,6 +11,9 @@
  *   buffers.c        write buffer contents
  *   trim.c           trim+write pairs, written blocks chosen for trimming (struct trimming, core/trim.h)
  *   iolog_replay.c   read_iolog's entries, write_iolog's lines      (struct replaying, iolog_rec)
+ *   steadystate.c    ss: the clone's part of its unit's steady-state window (struct steady_clone)
+ *   latency_target.c latency_target: the queue-depth search              (struct lat_search)
+ *   zone_run.c       zonemode: where I/O goes in zones, write pointers      (struct zone_state)
  *
  * Only the loop (worker.c, and worker_io.c below it) calls into the others; none of them
  * calls back into it: they return -errno and the loop decides (worker_fail). worker_io.c
@@ -19,11 +22,15 @@
 #define IOBENCH_WORKER_INT_H
 #include <sys/resource.h>
 
+#include "core/env.h"
 #include "core/files.h"
 #include "core/iolog.h"
+#include "core/latency_target.h"
 #include "core/perflog.h"
 #include "core/rand.h"
+#include "core/steadystate.h"
 #include "core/worker.h"
+#include "core/zone.h"
 
 /* The I/O-unit state machine, checked in debug and sanitizer builds: a unit is free,
  * prepared (taken by the loop, or refused by a busy engine), queued (handed over, not yet
@@ -199,6 +206,10 @@ struct wstate {
 	enum ddir last_done;        /* of the last I/O that completed (trim_backlog's rule) */
 	struct replaying replay;    /* read_iolog (core/iolog_replay.c) */
 	struct iolog_rec rec;       /* write_iolog (core/iolog_replay.c) */
+	struct env_worker env;      /* core/env.h: priorities, buffers' memory, file locks */
+	struct steady_clone ssc;
+	struct lat_search lat;      /* lat.depth: the depth the queue is filled to */
+	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
 };
 
 /* ---- the loop's own (worker.c, worker_io.c) ---- */
@@ -277,6 +288,8 @@ void time_start(struct wstate *s);
 /* Ramp over, samples, deadline, rate floors, logs, progress: -errno when the job must fail. */
 int time_check(struct wstate *s);
 void time_finish(struct wstate *s);
+/* latency_target's last window: the statistics and the runtime start again from now. */
+void time_restart(struct wstate *s);
 
 /* whole.c: opendir whole-file reads (whole.on: setup_depth). The loop drains the queue
  * before a switch. */

@@ -4,6 +4,7 @@
  * Per I/O: no locks, no allocation, no syscalls but the I/O's own; one clock read per
  * timestamp (submit batch, reap batch). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,17 +86,32 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 		if (s->hist_lat)
 			hist_record(&ds->lat_hist, t - u->start_ns);
 	}
+	cmdprio_record(&s->env, ts, u, clat, t - u->start_ns);
 	if (s->logs && perflogs_io(s->logs, (t - s->measure_start_ns) / NS_PER_MS, u->ddir, bytes, u->offset,
-				   u->issue_ns - u->start_ns, clat, t - u->start_ns, !s->sync))
+				   u->issue_ns - u->start_ns, clat, t - u->start_ns, !s->sync,
+				   PERFLOG_PRIO(u->ioprio, cmdprio_high(u))))
 		worker_fail(s, -ENOMEM);
+}
+
+/* latency_target: depth 1 is too slow for the target (latency_percentile=100). */
+static void __attribute__((noinline, cold)) latency_fatal(struct wstate *s, const struct io_unit *u, uint64_t t)
+{
+	fprintf(stderr, "iobench: job '%s': latency of %" PRIu64 " nsec exceeds latency_target (%" PRIu64
+		" nsec) at queue depth 1: %s %s offset=%llu, buflen=%llu\n", s->o->name, t - u->start_ns,
+		s->lat.target_ns, s->files[u->file_index].cf->path, ddir_word[u->ddir], (unsigned long long)u->offset,
+		(unsigned long long)u->len);
+	worker_fail(s, -ETIMEDOUT);
 }
 
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
 {
 	unit_free(s, u, from);
+	lockfile_done(&s->env, u);
 	if (__builtin_expect(s->debug_io, 0))
 		io_debug(s, "complete", u);
 	s->last_done = u->ddir;
+	if (s->zone.mode)
+		zone_done(s, u);
 	int ret = s->ver.on && u->result >= 0 ? verify_completed(s, u) : 0; /* reads checked, writes noted */
 	if (ret)
 		worker_fail(s, ret);
@@ -107,6 +123,8 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	s->sample_bytes[u->ddir] += bytes;
 	s->sample_ios[u->ddir]++;
 	pace_done(s, u->ddir, bytes);
+	if (__builtin_expect(s->lat.on, 0) && lat_search_io(&s->lat, t - u->start_ns))
+		latency_fatal(s, u, t);
 	if (!s->measuring)
 		return;
 	if (bytes < u->len && !s->no_io)
@@ -129,8 +147,10 @@ void io_commit(struct wstate *s)
 		fprintf(stderr, "iobench: job '%s': submit failed: %s\n", s->o->name, strerror(-ret));
 		worker_fail(s, ret);
 		s->inflight -= s->nr_pending;
-		for (unsigned i = 0; i < s->nr_pending; i++)
+		for (unsigned i = 0; i < s->nr_pending; i++) {
 			unit_free(s, s->pending[i], UNIT_QUEUED);
+			lockfile_done(&s->env, s->pending[i]);
+		}
 		s->nr_pending = 0;
 		return;
 	}
@@ -160,8 +180,10 @@ void io_reap(struct wstate *s, unsigned min, uint64_t timeout_ns)
 		fprintf(stderr, "iobench: job '%s': reaping I/O failed: %s\n", s->o->name, strerror(-n));
 		worker_fail(s, n);
 		for (unsigned i = 0; i < s->depth; i++) /* nothing more can be reaped: give them up */
-			if (s->unit_state[i] == UNIT_INFLIGHT)
+			if (s->unit_state[i] == UNIT_INFLIGHT) {
 				unit_free(s, &s->units[i], UNIT_INFLIGHT);
+				lockfile_done(&s->env, &s->units[i]);
+			}
 		s->inflight = 0;
 		return;
 	}

@@ -255,6 +255,7 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 	}
 	if (reg_file)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->ioprio = u->ioprio; /* 0: the thread's own */
 	io_uring_sqe_set_data(sqe, u);
 	ud->nr_queued++;
 	return Q_QUEUED;
@@ -313,7 +314,7 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 
 const struct engine_ops io_uring_engine_ops = {
 	.name = "io_uring",
-	.flags = ENGINE_TRIM,
+	.flags = ENGINE_TRIM | ENGINE_IOPRIO,
 	.options = uring_options,
 	.options_size = sizeof(struct uring_opts),
 	.init = uring_init,

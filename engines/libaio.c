@@ -9,6 +9,10 @@
 
 #include "core/engine.h"
 
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1) /* linux/aio_abi.h's: aio_reqprio is the I/O's priority */
+#endif
+
 struct libaio_data {
 	io_context_t ctx;
 	struct iocb *iocbs;      /* one per io_unit, by index */
@@ -110,6 +114,10 @@ static int libaio_queue(struct engine_ctx *ctx, struct io_unit *u)
 		io_prep_pread(cb, u->fd, u->buf, u->len, (long long)u->offset);
 	else
 		io_prep_pwrite(cb, u->fd, u->buf, u->len, (long long)u->offset);
+	if (u->ioprio) { /* its own priority (cmdprio); else the thread's */
+		cb->aio_reqprio = u->ioprio;
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+	}
 	cb->data = u;
 	ld->pending[ld->nr_pending++] = cb;
 	return Q_QUEUED;
@@ -198,7 +206,7 @@ got:
 
 const struct engine_ops libaio_engine_ops = {
 	.name = "libaio",
-	.flags = ENGINE_TRIM,
+	.flags = ENGINE_TRIM | ENGINE_IOPRIO,
 	.options = libaio_options,
 	.options_size = sizeof(struct libaio_opts),
 	.init = libaio_init,
