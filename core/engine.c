@@ -17,6 +17,25 @@ void engine_make_parents(const char *path)
 	files_make_parents(path);
 }
 
+int engine_resolve(const struct engine_ops *ops, struct job_opts *o, void *eng_opts, char *why, size_t len)
+{
+	return ops->resolve ? ops->resolve(o, eng_opts, why, len) : 0;
+}
+
+int engine_check(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *why,
+		 size_t len)
+{
+	return ops->check ? ops->check(o, eng_opts, why, len) : 0;
+}
+
+void engine_describe(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *buf,
+		     size_t len)
+{
+	buf[0] = '\0';
+	if (ops->describe)
+		ops->describe(o, eng_opts, buf, len);
+}
+
 int engine_check_job(const struct engine_ops *ops, const struct job_opts *o)
 {
 	if (ops->flags & ENGINE_TRIM)

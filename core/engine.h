@@ -2,6 +2,7 @@
  * the core calls the engine_*() wrappers below, never the vtable directly. */
 #ifndef IOBENCH_ENGINE_H
 #define IOBENCH_ENGINE_H
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +35,9 @@ enum engine_queue_result {
 	Q_COMPLETED = 0, /* done already: result is set */
 	Q_QUEUED = 1,    /* accepted; submitted by commit(), reaped by getevents() */
 	Q_BUSY = 2,      /* no room now: commit and reap, then try again */
+	/* Nothing done, and nothing more to do (the peer closed the stream, the program
+	 * exited): the job ends; this I/O is neither issued nor counted. */
+	Q_DONE = 3,
 };
 
 enum engine_flags {
@@ -56,6 +60,9 @@ enum engine_flags {
 	/* Not in this binary (the static one: its library can be neither linked statically nor
 	 * loaded by a static program). Its options still parse; a job using it is refused. */
 	ENGINE_COMPILED_OUT = 1 << 9,
+	/* The I/Os move no data (cpuio, exec): each is counted (total_ios) with no bytes, and
+	 * only the runtime, number_ios or the engine (Q_DONE) ends the job, as in fio. */
+	ENGINE_NO_IO = 1 << 10,
 };
 
 struct engine_ctx {
@@ -71,6 +78,11 @@ struct engine_ctx {
 	bool files_one_by_one; /* opened and closed in turn while the job runs (opendir reads) */
 	const struct job_opts *opts;
 	const void *eng_opts; /* the engine's own options (engine_ops.options), resolved */
+	unsigned clone;       /* which clone of its job (numjobs) this is, from 0 */
+	const atomic_bool *stop; /* set when the run stops (signal, exitall): end a long wait */
+	/* Clones of jobs whose engines do I/O (no ENGINE_NO_IO) not finished yet, this group's
+	 * and later ones' (cpuio's exit_on_io_done). */
+	const atomic_uint *io_jobs_left;
 	/* getevents() puts the I/Os it reaped here, in [0, n): an array of depth entries the
 	 * core owns. */
 	struct io_unit **events;
@@ -96,6 +108,18 @@ struct engine_ops {
 	 * check the target can be reached (library, cluster, pool, image) and give its size in
 	 * *bytes (0: it has none, size= decides). -errno refuses the job, with why saying why. */
 	int (*probe)(const struct job_opts *o, const void *eng_opts, uint64_t *bytes, char *why, size_t len);
+	/* Once the job's options are all set (also for --parse-only): check the engine's
+	 * against the job's and set the core options that follow from them (cpuio: the
+	 * thinktime between bursts). 0, or -EINVAL with the reason in why (one line, naming
+	 * the option). */
+	int (*resolve)(struct job_opts *o, void *eng_opts, char *why, size_t len);
+	/* Before the run starts (not for --parse-only): what the engine can know is wrong before
+	 * any job runs (exec: the program is not there). 0, or -errno with the reason in why
+	 * (one line, naming the option). */
+	int (*check)(const struct job_opts *o, const void *eng_opts, char *why, size_t len);
+	/* What fio's engine says of a job as each of its clones starts, for the normal format
+	 * ("burn (noop): ioengine=cpuio, cpuload=50, cpucycle=50000"; lines split by '\n'). */
+	void (*describe)(const struct job_opts *o, const void *eng_opts, char *buf, size_t len);
 	int (*init)(struct engine_ctx *ctx);
 	void (*cleanup)(struct engine_ctx *ctx);
 	int (*open_file)(struct engine_ctx *ctx, const char *path, int flags, int *fd);
@@ -141,6 +165,11 @@ void engine_make_parents(const char *path);
 int engine_check_job(const struct engine_ops *ops, const struct job_opts *o);
 
 /* Wrappers: fill defaults for hooks an engine leaves NULL. */
+int engine_resolve(const struct engine_ops *ops, struct job_opts *o, void *eng_opts, char *why, size_t len);
+int engine_check(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *why,
+		 size_t len);
+void engine_describe(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *buf,
+		     size_t len);
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx);
 void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx);
 int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,

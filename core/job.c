@@ -116,13 +116,19 @@ static const struct option_def *job_option(const struct job *job, const struct o
 	return NULL;
 }
 
-/* Options apply in order, as in fio: kb_base changes how the sizes after it read. */
-static int apply_list(struct job *job, const struct opt_list *l, const char *jobname)
+/* Options apply in order, as in fio: kb_base changes how the sizes after it read. Those of
+ * `skip` (the engine the globals chose, when the job changes it) are left out, as fio lets
+ * a job inherit them without using them (examples/e4defrag2.fio: donorname= in [global],
+ * a libaio job). */
+static int apply_list(struct job *job, const struct opt_list *l, const char *jobname, const struct engine_ops *skip)
 {
 	char err[512];
 	for (size_t i = 0; i < l->n; i++) {
 		const struct opt_kv *kv = &l->v[i];
 		void *base;
+		if (skip && skip != job->ops && !option_find_core(kv->name) && option_find_in(skip->options, kv->name) &&
+		    !option_find_in(job->ops->options, kv->name))
+			continue;
 		const struct option_def *def = job_option(job, kv, jobname, &base);
 		if (!def)
 			return -EINVAL;
@@ -180,8 +186,11 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 		return -ENOMEM;
 	options_defaults_at(o, job->eng_opts, job->ops->options);
 	snprintf(o->name, sizeof(o->name), "%s", name);
+	/* The engine in force where the globals were given. */
+	const struct opt_kv *geng = last_given(lists, 2, "ioengine");
+	const struct engine_ops *gops = geng && geng->value ? engine_find(geng->value) : NULL;
 	for (size_t i = 0; i < 3; i++) {
-		int ret = apply_list(job, lists[i], name);
+		int ret = apply_list(job, lists[i], name, i < 2 ? gops : NULL);
 		if (ret)
 			return ret;
 	}
@@ -203,5 +212,10 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	 * kubestr and others read from gtod_reduce=1 jobs. */
 	if (o->gtod_reduce)
 		o->disable_lat = o->disable_clat = o->disable_slat = true;
+	char why[400] = "";
+	if (engine_resolve(job->ops, o, job->eng_opts, why, sizeof(why))) {
+		fprintf(stderr, "iobench: job '%s': %s\n", name, why[0] ? why : "invalid engine options");
+		return -EINVAL;
+	}
 	return 0;
 }

@@ -43,6 +43,8 @@ struct job_result {
 	const char *engine;            /* ioengine, as named */
 	unsigned depth;                /* iodepth in effect: 1 for a synchronous engine */
 	const char *bs_text;           /* bs as given (command line, [global], section), or "4k" */
+	bool no_io;                    /* its engine moves no data (cpuio, exec): fio's header has no line for it */
+	char intro[1024];              /* what its engine says as each clone starts (fio's lines), or "" */
 	struct opt_list options;       /* its own options as given, under fio's names (readwrite= is rw) */
 };
 
@@ -62,6 +64,9 @@ struct dir_result {
 	const struct dir_stats *ds;    /* NULL for the mixed slot of a unit without one */
 	struct sample_summary bw, iops; /* bw in KiB/s, as reported */
 	double bw_agg_pct;             /* mean sampled bw as a share of the group's */
+	/* Its runtime as reported (and the rates' divisor): the unit's once it did I/Os, 0 before;
+	 * 0 also for an engine that moves no data (cpuio, exec), as fio. */
+	uint64_t run_ms;
 	struct pct_values slat_pct, clat_pct, lat_pct;
 	uint64_t clat_key_ns[KEY_PCT_NR];
 	/* cmdprio: the latencies of each priority its I/Os had, when they had two or more */

@@ -126,6 +126,12 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 	}
 	if (!cfg->parse_only && engine_check_job(ops, o))
 		return -EINVAL;
+	char why[400] = "";
+	int ret = cfg->parse_only ? 0 : engine_check(ops, o, job->eng_opts, why, sizeof(why));
+	if (ret) {
+		fprintf(stderr, "iobench: job '%s': %s\n", o->name, why[0] ? why : strerror(-ret));
+		return ret;
+	}
 	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only) {
 		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1%s\n",
 			o->name, ops->name, o->iodepth, cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
@@ -292,6 +298,8 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		const struct job *job = &cfg->jobs[i];
 		for (unsigned k = 0; k < job->o.numjobs; k++) {
 			struct clone_result *c = &rc->clones[rc->nclones++];
+			if (!(job->ops->flags & ENGINE_NO_IO))
+				atomic_fetch_add(&rc->io_jobs_left, 1);
 			c->job = i;
 			c->clone = k;
 			c->gclone = cluster_rank(cfg->cluster) * job->o.numjobs + k;
@@ -333,6 +341,8 @@ static void *thread_main(void *p)
 	if (o->exitall || (err && o->exitall_on_error))
 		atomic_store(&rc->stop, true);
 	atomic_fetch_add(&rc->job_done[a->job], 1);
+	if (!(a->w.ops->flags & ENGINE_NO_IO))
+		atomic_fetch_sub(&rc->io_jobs_left, 1);
 	atomic_store(&a->w.progress->state, CLONE_DONE);
 	atomic_fetch_add(&rc->threads_done, 1);
 	return NULL;
@@ -441,6 +451,8 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 			if (!c->ts->error)
 				c->ts->error = -c->err;
 			atomic_fetch_add(&rc->job_done[c->job], 1); /* nobody waits for it forever */
+			if (!(job->ops->flags & ENGINE_NO_IO))
+				atomic_fetch_sub(&rc->io_jobs_left, 1);
 			continue;
 		}
 		struct worker *w = &args[i].w;
@@ -453,6 +465,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;
 		w->seed = clone_seed(&job->o, c->job, c->gclone);
 		w->stop = &rc->stop;
+		w->io_jobs_left = &rc->io_jobs_left;
 		w->debug = debug_for_clone(&cfg->prog.debug, (unsigned)i);
 		w->warnings_fatal = cfg->prog.warnings_fatal;
 		w->ss = steady_for_clone(rc, i, &w->ss_member);

@@ -110,6 +110,7 @@ struct run_ctx {
 	atomic_int interrupted;    /* the signal that stopped the run (0: none): no further groups */
 	atomic_bool status_request; /* SIGUSR1: report the statistics so far */
 	atomic_uint *job_done;     /* per job: clones finished (wait_for) */
+	atomic_uint io_jobs_left;  /* clones of jobs doing I/O (no ENGINE_NO_IO) not finished */
 	struct clone_result *clones;
 	size_t nclones;
 	unsigned ngroups;

@@ -84,6 +84,9 @@ static int describe_job(struct job_result *jr, const struct job *job, const stru
 	jr->engine = job->o.ioengine;
 	jr->depth = ops && (ops->flags & ENGINE_SYNC) ? 1 : job->o.iodepth;
 	jr->bs_text = option_text(cfg, job, "bs", "4k");
+	jr->no_io = ops && (ops->flags & ENGINE_NO_IO);
+	if (ops)
+		engine_describe(ops, &job->o, job->eng_opts, jr->intro, sizeof(jr->intro));
 	return fio_names(&jr->options, &job->given, ops);
 }
 
@@ -235,7 +238,8 @@ static void summarize_group(const struct run_results *r, struct group_summary *g
 		gs->unified = u->job->o.unified;
 		gs->sig_figs = u->job->o.sig_figs;
 		for (int d = 0; d <= DDIR_MIXED; d++) {
-			if ((d == DDIR_MIXED && !u->mixed) || (!unit_dir(u, d)->total_ios && !unit_dir(u, d)->io_bytes))
+			if ((d == DDIR_MIXED && !u->mixed) || (!unit_dir(u, d)->total_ios && !unit_dir(u, d)->io_bytes) ||
+			    (u->jr->no_io && !unit_dir(u, d)->io_bytes)) /* as fio: no group line for cpuio's */
 				continue;
 			uint64_t bw = unit_bw(u, d), run = u->ts.runtime_ms;
 			bool first = gs->io_bytes[d] == 0 && gs->max_run[d] == 0;
@@ -301,6 +305,7 @@ static void derive_unit(struct report_unit *u, const struct group_summary *gs)
 		v->bw_agg_pct = gs->agg_bw[d] ? v->bw.mean * 1024.0 / (double)gs->agg_bw[d] * 100.0 : 0.0;
 		if (!v->ds)
 			continue;
+		v->run_ms = v->ds->total_ios && (v->ds->io_bytes || !u->jr->no_io) ? u->ts.runtime_ms : 0;
 		pct_of(&v->slat_pct, &v->ds->slat_hist, o);
 		pct_of(&v->clat_pct, &v->ds->clat_hist, o);
 		pct_of(&v->lat_pct, &v->ds->lat_hist, o);

@@ -292,9 +292,12 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 		io_commit(s);
 		return false;
 	}
-	if (r < 0) {
+	if (r < 0 || r == Q_DONE) { /* failed, or the engine has nothing more to do */
 		unit_free(s, u, UNIT_PREPARED);
-		worker_fail(s, r);
+		if (r < 0)
+			worker_fail(s, r);
+		else
+			s->issuing_done = true;
 		return false;
 	}
 	if (__builtin_expect(s->debug_io, 0))
@@ -304,7 +307,8 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	bool check = verify_is_check(s, u); /* a verify read: not the workload's */
 	if (!check) {
 		if (d != DDIR_TRIM || s->trim.counted) {
-			s->issued_bytes += u->len;
+			if (!s->no_io)
+				s->issued_bytes += u->len;
 			s->issued_ios++;
 		}
 		pace_issued(s, d, u->len);

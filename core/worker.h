@@ -38,6 +38,7 @@ struct worker {
 	unsigned log_index;      /* N of the logs' names: the clone's number in the run, from 1 */
 	uint64_t seed;
 	const atomic_bool *stop; /* set by a signal or exitall: stop issuing */
+	const atomic_uint *io_jobs_left; /* clones of I/O-doing jobs not finished (engine_ctx) */
 	struct thread_stats *ts; /* written by this worker only */
 	struct clone_progress *progress;
 	struct zbd_set *zbd;     /* zonemode=zbd: the run's zone tables (core/zbd.h) */

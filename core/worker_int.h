@@ -176,6 +176,7 @@ struct wstate {
 	unsigned batch_submit, complete_min, complete_max, depth_low;
 	bool sync;
 	bool file_ops;              /* ENGINE_FILE_OP: latencies are the file operations' only */
+	bool no_io;                 /* ENGINE_NO_IO: I/Os move nothing and do not count toward size */
 	struct wfile *files;
 	int *fds;                   /* the files' descriptors, by index (engine_ctx.fds) */
 	uint64_t *file_sizes;       /* the files' planned sizes, by index (engine_ctx.file_sizes) */

@@ -127,7 +127,7 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 		latency_fatal(s, u, t);
 	if (!s->measuring)
 		return;
-	if (bytes < u->len)
+	if (bytes < u->len && !s->no_io)
 		complete_short(s, u, bytes);
 	s->ts->dir[u->ddir].io_bytes += bytes;
 	s->ts->dir[u->ddir].total_ios++;

@@ -206,6 +206,7 @@ void setup_depth(struct wstate *s)
 	const struct job_opts *o = s->o;
 	s->sync = (s->w->ops->flags & ENGINE_SYNC) != 0;
 	s->file_ops = (s->w->ops->flags & ENGINE_FILE_OP) != 0;
+	s->no_io = (s->w->ops->flags & ENGINE_NO_IO) != 0;
 	s->whole.on = job_whole_files(s->o) && !s->file_ops; /* whole.c owns the rest */
 	s->depth = s->sync ? 1 : o->iodepth;
 	s->batch_submit = o->iodepth_batch_submit ? o->iodepth_batch_submit : s->depth;
@@ -218,6 +219,9 @@ void setup_depth(struct wstate *s)
 	s->eng.nr_units = s->depth;
 	s->eng.opts = o;
 	s->eng.eng_opts = s->w->eng_opts;
+	s->eng.clone = s->w->clone;
+	s->eng.stop = s->w->stop;
+	s->eng.io_jobs_left = s->w->io_jobs_left;
 	s->eng.files_one_by_one = s->whole.on;
 	s->rec_slat = !o->disable_slat;
 	s->rec_clat = !o->disable_clat;

@@ -70,7 +70,7 @@ static void dir_fields(FILE *out, const struct report_unit *u, int d)
 {
 	const struct dir_stats *ds = &u->ts.dir[d];
 	const uint64_t *p = u->dir[d].clat_key_ns;
-	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0;
+	uint64_t run = u->dir[d].run_ms;
 	char buf[64];
 	float_field(out, 6, run ? (double)ds->total_ios * 1000.0 / (double)run : 0.0, false);
 	snprintf(buf, sizeof(buf), "%" PRIu64, run ? ds->io_bytes * 1000 / run / 1024 : 0);

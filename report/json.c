@@ -123,7 +123,7 @@ static void add_ddir(cJSON *job, const struct report_unit *u, const struct dir_r
 {
 	const struct dir_stats *ds = v->ds;
 	const struct job_opts *jo = &u->job->o;
-	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0;
+	uint64_t run = v->run_ms;
 	uint64_t bw_bytes = run ? ds->io_bytes * 1000 / run : 0;
 	cJSON *o = cJSON_AddObjectToObject(job, v->name);
 	jint(o, "io_bytes", (int64_t)ds->io_bytes);

@@ -55,11 +55,12 @@ void report_normal_header(FILE *out, const struct run_results *r)
 		const struct job_opts *o = &jr->job->o;
 		const uint64_t *lo = jr->bs_min_bytes, *hi = jr->bs_max_bytes;
 		struct units u = units_of(o);
-		fprintf(out, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
-			o->name, jr->job->groupid, o->rw_text, size_txt(b[0], 32, lo[0], u, true),
-			size_txt(b[1], 32, hi[0], u, true), size_txt(b[2], 32, lo[1], u, true),
-			size_txt(b[3], 32, hi[1], u, true), size_txt(b[4], 32, lo[2], u, true),
-			size_txt(b[5], 32, hi[2], u, true), jr->engine, jr->depth);
+		if (!jr->no_io) /* as fio: jobs that move no data say what they do as they start */
+			fprintf(out, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
+				o->name, jr->job->groupid, o->rw_text, size_txt(b[0], 32, lo[0], u, true),
+				size_txt(b[1], 32, hi[0], u, true), size_txt(b[2], 32, lo[1], u, true),
+				size_txt(b[3], 32, hi[1], u, true), size_txt(b[4], 32, lo[2], u, true),
+				size_txt(b[5], 32, hi[2], u, true), jr->engine, jr->depth);
 		if (o->numjobs > 1)
 			fprintf(out, "...\n");
 	}
@@ -80,6 +81,9 @@ void report_normal_header(FILE *out, const struct run_results *r)
 			r->nclones == 1 ? "" : "s", r->nranks);
 	else
 		fprintf(out, "Starting %zu thread%s\n", r->nclones, r->nclones == 1 ? "" : "s");
+	for (size_t i = 0; i < r->njobs; i++) /* the engines' own lines, one set per clone */
+		for (unsigned k = 0; r->jobs[i].intro[0] && k < r->jobs[i].job->o.numjobs; k++)
+			fprintf(out, "%s\n", r->jobs[i].intro);
 	fflush(out);
 }
 
@@ -279,7 +283,7 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_r
 	const struct dir_result *views[DDIR_NR + 1];
 	unsigned nv = report_dir_views(u, views);
 	for (unsigned i = 0; i < nv; i++)
-		if (views[i]->ds->total_ios || views[i]->ds->io_bytes || views[i]->slot == DDIR_MIXED)
+		if ((views[i]->ds->total_ios && !u->jr->no_io) || views[i]->ds->io_bytes || views[i]->slot == DDIR_MIXED)
 			show_ddir(out, u, views[i]);
 	show_lat_buckets(out, ts);
 	if (ts->sync_lat.n) {
