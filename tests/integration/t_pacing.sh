@@ -33,6 +33,7 @@ check "rate_process=poisson keeps the mean rate (got $v)" paced "$v" 1000
 
 run e.json --rw=read --thinktime=2ms --runtime=2 --time_based
 v=$(jq '.jobs[0].read.iops' e.json)
+v_plain=$v
 check "thinktime=2ms after each I/O gives about 500 IOPS (got $v)" paced "$v" 500
 
 run f.json --rw=read --thinktime=4ms --thinktime_blocks=4 --runtime=2 --time_based
@@ -41,7 +42,10 @@ check "thinktime=4ms every 4 I/Os gives about 1000 IOPS (got $v)" paced "$v" 100
 
 run g.json --rw=read --thinktime=2ms --thinktime_spin=1ms --runtime=2 --time_based
 v=$(jq '.jobs[0].read.iops' g.json)
-check "thinktime_spin within thinktime keeps the pause (got $v)" paced "$v" 500
+# Spinning is what a loaded machine slows most, so it is held against the plain thinktime run
+# just before it: a spin added to the pause (3 ms instead of 2) would give 2/3 of that rate.
+check "thinktime_spin within thinktime keeps the pause (got $v; plain thinktime $v_plain)" \
+	awk -v v="$v" -v p="$v_plain" 'BEGIN { exit !(v <= 500 * 1.05 && v >= p * 0.8) }'
 
 t0=$(ms)
 run h.json --rw=read --startdelay=1 --runtime=1 --time_based

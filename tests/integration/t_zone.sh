@@ -146,12 +146,6 @@ stonewall
 filename=$T/s2
 rw=write
 verify=crc32c
-[v2]
-stonewall
-filename=$T/s2
-rw=randwrite
-verify=crc32c
-io_size=512k
 [two]
 stonewall
 filename=$T/s3
