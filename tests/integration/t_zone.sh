@@ -207,7 +207,7 @@ zbd Nz | 256k | --name=a --filename={F} --size=2z --offset=1z --bs=4k --rw=write
 zbd libaio at depth 8 | 256k | --name=a --filename={F} --size=256k --bs=4k --rw=write --zonemode=zbd --zonesize=64k --ioengine=libaio --iodepth=8 --direct=1 | err,ios,seq,resets
 zbd io_uring random at depth 8 | 256k | --name=a --filename={F} --size=256k --io_size=1m --bs=4k --rw=randwrite --zonemode=zbd --zonesize=64k --ioengine=io_uring --iodepth=8 | err,ios,resets
 zbd a missing file | - | --name=a --filename={F} --size=256k --bs=4k --rw=write --zonemode=zbd --zonesize=64k | rc,files
-zbd jobs sharing files | - | $T/shared.fio | rc,ios,resets
+zbd jobs sharing files | - | $T/shared.fio | rc,ios
 EOF
 
 # ---- zbd over an ordinary block device (a loop device): emulated too, as fio ----
