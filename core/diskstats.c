@@ -87,6 +87,10 @@ int disks_add_for_path(struct disk_set *set, const char *path)
 			return 0;
 	}
 	dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	for (unsigned i = 0; i < set->ntried && i < DISK_TRIED_NR; i++)
+		if (set->tried[i] == (unsigned long long)dev)
+			return 0;
+	set->tried[set->ntried++ % DISK_TRIED_NR] = (unsigned long long)dev;
 	char name[64];
 	if (disk_name(dev, name, sizeof(name)))
 		return 0;
@@ -135,7 +139,7 @@ void disks_free(struct disk_set *set)
 {
 	free(set->disks);
 	set->disks = NULL;
-	set->n = 0;
+	set->n = set->ntried = 0;
 }
 
 void disk_report_of(const struct disk_util *d, struct disk_report *r)

@@ -16,9 +16,14 @@ struct disk_util {
 	uint64_t start_ns, end_ns;
 };
 
+#define DISK_TRIED_NR 8
 struct disk_set {
 	struct disk_util *disks;
 	unsigned n;
+	/* devices already looked up (a disk or none): a million files on one filesystem cost
+	 * a stat each, not a walk of /sys and /proc/diskstats each */
+	unsigned long long tried[DISK_TRIED_NR];
+	unsigned ntried;
 };
 
 /* Add the disk behind path (a file, a directory or a block device); duplicates are

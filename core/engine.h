@@ -122,6 +122,7 @@ struct engine_ops {
 	void (*describe)(const struct job_opts *o, const void *eng_opts, char *buf, size_t len);
 	int (*init)(struct engine_ctx *ctx);
 	void (*cleanup)(struct engine_ctx *ctx);
+	/* path stays valid (unchanged) until cleanup: an engine may keep the pointer. */
 	int (*open_file)(struct engine_ctx *ctx, const char *path, int flags, int *fd);
 	/* Every file is open (ctx->fds): register them, say (io_uring). */
 	int (*post_open)(struct engine_ctx *ctx);

@@ -97,17 +97,52 @@ const char *files_next_name(const char *list, char name[PATH_MAX])
 	return *list ? list + 1 : list;
 }
 
+/* The plan's paths: chunks of packed strings, so a pointer to one stays valid. */
+#define NAMES_CHUNK (64u << 10)
+struct names_chunk {
+	struct names_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+static const char *names_add(struct file_plan *plan, const char *a, const char *sep, const char *b)
+{
+	size_t la = strlen(a), ls = strlen(sep), lb = strlen(b), need = la + ls + lb + 1;
+	struct names_chunk *c = plan->names;
+	if (!c || c->size - c->used < need) {
+		size_t size = need > NAMES_CHUNK ? need : NAMES_CHUNK;
+		if (!(c = malloc(sizeof(*c) + size)))
+			return NULL;
+		*c = (struct names_chunk){ plan->names, 0, size };
+		plan->names = c;
+	}
+	char *p = c->data + c->used;
+	memcpy(p, a, la);
+	memcpy(p + la, sep, ls);
+	memcpy(p + la + ls, b, lb + 1);
+	c->used += need;
+	return p;
+}
+
 static int add_file(struct file_plan *plan, const char *dir, const char *name)
 {
-	struct clone_file *f = realloc(plan->files, (plan->nfiles + 1) * sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	plan->files = f;
-	f = &plan->files[plan->nfiles++];
+	if (plan->nfiles == plan->cap) { /* grown by half again: no copy per file */
+		unsigned cap = plan->cap ? plan->cap + plan->cap / 2 + 1 : 4;
+		struct clone_file *f = realloc(plan->files, cap * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		plan->files = f;
+		plan->cap = cap;
+	}
+	bool join = dir && dir[0] && name[0] != '/';
+	if ((join ? strlen(dir) + 1 : 0) + strlen(name) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	struct clone_file *f = &plan->files[plan->nfiles];
 	memset(f, 0, sizeof(*f));
-	int n = dir && dir[0] && name[0] != '/' ? snprintf(f->path, sizeof(f->path), "%s/%s", dir, name)
-						 : snprintf(f->path, sizeof(f->path), "%s", name);
-	return n < 0 || (size_t)n >= sizeof(f->path) ? -ENAMETOOLONG : 0;
+	if (!(f->path = names_add(plan, join ? dir : "", join ? "/" : "", name)))
+		return -ENOMEM;
+	plan->nfiles++;
+	return 0;
 }
 
 static int add_dir_files(struct file_plan *plan, const char *dir, int depth, bool skip_empty)
@@ -263,17 +298,26 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 }
 
 /* A file that does not exist yet must be creatable: the nearest existing ancestor of
- * its path has to be a directory (missing ones are made when laying out, as fio does). */
-static int check_creatable(const struct job_opts *o, const char *path)
+ * its path has to be a directory (missing ones are made when laying out, as fio does).
+ * last_ok: the directory found fine for the file before (files of one directory: one stat). */
+static int check_creatable(const struct job_opts *o, const char *path, char last_ok[PATH_MAX])
 {
 	char dir[PATH_MAX];
 	struct stat st;
 	snprintf(dir, sizeof(dir), "%s", path);
+	char *end = strrchr(dir, '/');
+	if (end && (*end = '\0', !strcmp(dir, last_ok)))
+		return 0;
+	if (end)
+		*end = '/';
 	for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
 		*slash = '\0';
 		if (!dir[0] || stat(dir, &st) == 0) {
-			if (!dir[0] || S_ISDIR(st.st_mode))
+			if (!dir[0] || S_ISDIR(st.st_mode)) {
+				if (slash == end)
+					snprintf(last_ok, PATH_MAX, "%s", dir);
 				return 0;
+			}
 			fprintf(stderr, "iobench: job '%s': cannot create '%s': Not a directory\n", o->name, path);
 			return -ENOTDIR;
 		}
@@ -290,10 +334,11 @@ int files_plan(const struct job_opts *o, unsigned clone, bool no_file, uint64_t 
 		return ret;
 	rng_seed(&r, 0xf11e5 ^ clone);
 	uint64_t total = 0, g = job_min_bs(o);
+	char last_ok[PATH_MAX] = "";
 	for (unsigned i = 0; i < plan->nfiles; i++) {
 		ret = plan_region(o, clone, plan->nfiles, no_file, target_bytes, &r, &plan->files[i]);
 		if (!ret && !no_file && !plan->files[i].exists)
-			ret = check_creatable(o, plan->files[i].path);
+			ret = check_creatable(o, plan->files[i].path, last_ok);
 		if (ret)
 			return ret;
 		total += job_whole_files(o) ? plan->files[i].region : align_down(plan->files[i].region, g);
@@ -311,13 +356,27 @@ void files_plan_free(struct file_plan *plan)
 {
 	free(plan->files);
 	plan->files = NULL;
-	plan->nfiles = 0;
+	plan->nfiles = plan->cap = 0;
+	while (plan->names) {
+		struct names_chunk *next = plan->names->next;
+		free(plan->names);
+		plan->names = next;
+	}
 }
 
 void files_make_parents(const char *path)
 {
 	char dir[PATH_MAX];
+	struct stat st;
 	snprintf(dir, sizeof(dir), "%s", path);
+	char *last = strrchr(dir, '/');
+	if (!last || last == dir)
+		return;
+	*last = '\0';
+	bool there = stat(dir, &st) == 0 && S_ISDIR(st.st_mode); /* the usual case: one call */
+	*last = '/';
+	if (there)
+		return;
 	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
 		*p = '\0';
 		mkdir(dir, 0755);

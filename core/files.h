@@ -11,17 +11,22 @@
 
 struct iolog;
 
+/* A planned file: a few tens of bytes; its path is kept once, in the plan's name arena
+ * (a million files of one job cost their names and these fields, not PATH_MAX each). */
 struct clone_file {
-	char path[PATH_MAX];
+	const char *path;   /* in file_plan.names (or a read_iolog log's), valid with the plan */
 	uint64_t offset;    /* start of the region */
 	uint64_t region;    /* bytes of the region */
 	uint64_t file_size; /* the size layout makes sure the file has */
 	bool exists;
 };
 
+struct names_chunk; /* files.c: the paths, packed in chunks that never move */
+
 struct file_plan {
 	struct clone_file *files;
-	unsigned nfiles;
+	unsigned nfiles, cap;
+	struct names_chunk *names;
 	uint64_t io_limit;  /* bytes to transfer, all files and loops together */
 	const struct iolog *replay; /* read_iolog: the log this clone replays (its job's; core/iolog.h) */
 };

@@ -191,7 +191,7 @@ int iolog_plan(const struct job *job, unsigned clone, bool no_file, struct file_
 	for (unsigned i = 0; i < log->nfiles; i++) {
 		struct clone_file *f = &plan->files[i];
 		struct stat st;
-		snprintf(f->path, sizeof(f->path), "%s", log->files[i].path);
+		f->path = log->files[i].path; /* the log lives as long as the job */
 		f->region = log->files[i].extent;
 		f->exists = stat(f->path, &st) == 0;
 	}

@@ -243,7 +243,7 @@ static int write_scheduler(const char *disk, const char *name)
 static int switch_scheduler(struct env_run *er, const struct job *job, const char *path)
 {
 	const char *want = job->o.env.ioscheduler;
-	struct disk_set ds = { NULL, 0 };
+	struct disk_set ds = { .disks = NULL };
 	int ret = disks_add_for_path(&ds, path);
 	if (ret || !ds.n) {
 		disks_free(&ds);

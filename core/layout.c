@@ -51,41 +51,126 @@ static int fill_file(int fd, uint64_t from, uint64_t to, const atomic_bool *stop
 	return ret;
 }
 
-/* Bytes any clone of group g needs in path, and whether any of them reads it. */
-static uint64_t path_need(const struct run_ctx *rc, unsigned g, const char *path, bool *reads)
+/* The paths of a group's files, each once: an open-addressing table of the first (clone,
+ * file) that names each path, with the bytes the clones of the group need in it and
+ * whether any of them reads it. Built once per group in one pass, so a million files cost
+ * a million lookups, not a million squared comparisons. Files are numbered across the
+ * group's clones (base[ci] + k). */
+struct path_index {
+	const struct run_ctx *rc;
+	size_t *base;          /* by clone: the number of its first file (clones of the group) */
+	uint32_t *slot;        /* number + 1 of the first file with the path hashed here; 0: empty */
+	size_t mask;
+	uint64_t *need;        /* by number of a first file: the most any clone needs */
+	unsigned char *reads;  /* by number of a first file: some clone reads it */
+};
+
+static uint64_t path_hash(const char *p)
 {
-	uint64_t need = 0;
-	*reads = false;
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+	while (*p)
+		h = (h ^ (unsigned char)*p++) * 0x100000001b3ULL;
+	h ^= h >> 33; /* the table takes the low bits: the high ones mixed in */
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 33);
+}
+
+/* The path of file number n (the clone found by bisecting the bases). */
+static const char *index_path(const struct path_index *ix, size_t n, size_t *ci_out)
+{
+	size_t lo = 0, hi = ix->rc->nclones; /* the last clone whose base is <= n */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (ix->base[mid] <= n)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* lo holds files: the next base (or the total) is past n */
+	if (ci_out)
+		*ci_out = lo;
+	return ix->rc->clones[lo].plan.files[n - ix->base[lo]].path;
+}
+
+/* The slot of path: the one holding it, or the empty one where it goes. */
+static size_t index_find(const struct path_index *ix, const char *path)
+{
+	size_t i = (size_t)path_hash(path) & ix->mask;
+	while (ix->slot[i] && strcmp(index_path(ix, ix->slot[i] - 1, NULL), path))
+		i = (i + 1) & ix->mask;
+	return i;
+}
+
+static bool in_group(const struct run_ctx *rc, size_t ci, unsigned g)
+{
+	return rc->cfg->jobs[rc->clones[ci].job].groupid == g;
+}
+
+static void index_free(struct path_index *ix)
+{
+	free(ix->base);
+	free(ix->slot);
+	free(ix->need);
+	free(ix->reads);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* 0 or -ENOMEM (after a line). */
+static int index_build(struct path_index *ix, const struct run_ctx *rc, unsigned g)
+{
+	size_t total = 0, cap = 16;
+	*ix = (struct path_index){ .rc = rc, .base = malloc((rc->nclones + 1) * sizeof(size_t)) };
+	for (size_t i = 0; ix->base && i < rc->nclones; i++) {
+		ix->base[i] = total; /* bases never decrease: index_path bisects them */
+		total += in_group(rc, i, g) ? rc->clones[i].plan.nfiles : 0;
+	}
+	while (cap < 2 * total)
+		cap *= 2;
+	ix->mask = cap - 1;
+	if (ix->base) {
+		ix->slot = calloc(cap, sizeof(*ix->slot));
+		ix->need = malloc((total ? total : 1) * sizeof(*ix->need));
+		ix->reads = malloc(total ? total : 1);
+	}
+	if (!ix->slot || !ix->need || !ix->reads || total >= UINT32_MAX) {
+		fprintf(stderr, "iobench: cannot index the files of group %u (%zu files): %s\n", g, total, strerror(ENOMEM));
+		index_free(ix);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
-		if (job->groupid != g)
-			continue;
-		for (unsigned k = 0; k < c->plan.nfiles; k++) {
+		bool reads = job_has_dir(&job->o, DDIR_READ) || (job->o.overwrite && job_writes(&job->o));
+		for (unsigned k = 0; in_group(rc, i, g) && k < c->plan.nfiles; k++) {
 			const struct clone_file *f = &c->plan.files[k];
-			if (strcmp(f->path, path) != 0)
-				continue;
-			if (f->file_size > need)
-				need = f->file_size;
-			if (job_has_dir(&job->o, DDIR_READ) || (job->o.overwrite && job_writes(&job->o)))
-				*reads = true; /* overwrite=1: data to overwrite, as for a reader */
+			size_t at = index_find(ix, f->path), n = ix->base[i] + k;
+			if (!ix->slot[at]) {
+				ix->slot[at] = (uint32_t)(n + 1);
+				ix->need[n] = 0;
+				ix->reads[n] = 0;
+			}
+			size_t first = ix->slot[at] - 1;
+			if (f->file_size > ix->need[first])
+				ix->need[first] = f->file_size;
+			ix->reads[first] |= reads; /* overwrite=1: data to overwrite, as for a reader */
 		}
 	}
-	return need;
+	return 0;
 }
 
-/* Has an earlier (clone, file) of group g named this path? */
-static bool seen_before(const struct run_ctx *rc, unsigned g, size_t ci, unsigned fi, const char *path)
+/* Is file k of clone ci the first of the group to name its path? */
+static bool index_first(const struct path_index *ix, size_t ci, unsigned k)
 {
-	for (size_t i = 0; i <= ci; i++) {
-		const struct clone_result *c = &rc->clones[i];
-		if (rc->cfg->jobs[c->job].groupid != g)
-			continue;
-		for (unsigned k = 0; k < (i == ci ? fi : c->plan.nfiles); k++)
-			if (!strcmp(c->plan.files[k].path, path))
-				return true;
-	}
-	return false;
+	const char *path = ix->rc->clones[ci].plan.files[k].path;
+	return ix->slot[index_find(ix, path)] - 1 == ix->base[ci] + k;
+}
+
+/* Bytes any clone of the group needs in path, and whether any of them reads it. */
+static uint64_t index_need(const struct path_index *ix, const char *path, bool *reads)
+{
+	size_t first = ix->slot[index_find(ix, path)] - 1;
+	*reads = ix->reads[first];
+	return ix->need[first];
 }
 
 /* What laying out one path needs to know. */
@@ -255,16 +340,16 @@ static void fail_users(struct run_ctx *rc, unsigned g, const char *path, int err
 }
 
 /* Lay out one clone's files (those no earlier clone of the group named). */
-static int layout_clone(struct run_ctx *rc, unsigned g, size_t ci)
+static int layout_clone(struct run_ctx *rc, const struct path_index *ix, unsigned g, size_t ci)
 {
 	const struct clone_result *c = &rc->clones[ci];
 	const struct job *job = &rc->cfg->jobs[c->job];
 	for (unsigned k = 0; k < c->plan.nfiles; k++) {
 		const char *path = c->plan.files[k].path;
-		if (seen_before(rc, g, ci, k, path))
+		if (!index_first(ix, ci, k))
 			continue;
 		struct layout_req r = { job, path, 0, false, rc->cfg->readonly || job->o.readonly, &rc->stop };
-		r.need = path_need(rc, g, path, &r.reads);
+		r.need = index_need(ix, path, &r.reads);
 		int ret = layout_one(&r);
 		if (ret) { /* the clone has failed: one line is enough */
 			if (ret != -EINTR)
@@ -317,12 +402,12 @@ static void fail_on_fs(struct run_ctx *rc, unsigned g, unsigned long fsid)
 }
 
 /* How much laying out this (clone, file) adds to its filesystem's use; 0 when nothing. */
-static uint64_t space_added(const struct run_ctx *rc, unsigned g, const struct job *job, const char *path,
+static uint64_t space_added(const struct path_index *ix, const struct job *job, const char *path,
 			    unsigned long *fsid, uint64_t *avail)
 {
 	struct layout_req r = { job, path, 0, false, false, NULL };
 	struct stat st;
-	r.need = path_need(rc, g, path, &r.reads);
+	r.need = index_need(ix, path, &r.reads);
 	bool exists = stat(path, &st) == 0;
 	uint64_t have = exists ? (uint64_t)st.st_size : 0;
 	if (!takes_space(&r) || (exists && !S_ISREG(st.st_mode)) || r.need <= have)
@@ -332,7 +417,7 @@ static uint64_t space_added(const struct run_ctx *rc, unsigned g, const struct j
 
 /* Refuse, before anything is written, a layout its filesystem has no room for: one line per
  * filesystem, and every clone of the group with a file there fails with ENOSPC. */
-static int check_group_space(struct run_ctx *rc, unsigned g)
+static int check_group_space(struct run_ctx *rc, const struct path_index *ix, unsigned g)
 {
 	struct fs_need fs[SPACE_FS_MAX];
 	unsigned nfs = 0;
@@ -346,7 +431,7 @@ static int check_group_space(struct run_ctx *rc, unsigned g)
 		for (unsigned k = 0; k < c->plan.nfiles; k++) {
 			const char *path = c->plan.files[k].path;
 			unsigned long id;
-			uint64_t avail, add = seen_before(rc, g, i, k, path) ? 0 : space_added(rc, g, job, path, &id, &avail);
+			uint64_t avail, add = !index_first(ix, i, k) ? 0 : space_added(ix, job, path, &id, &avail);
 			if (!add)
 				continue;
 			unsigned f = 0;
@@ -380,9 +465,26 @@ static int check_group_space(struct run_ctx *rc, unsigned g)
 	return ret;
 }
 
+/* Does any clone of group g lay out files? */
+static bool group_lays_out(const struct run_ctx *rc, unsigned g)
+{
+	for (size_t i = 0; i < rc->nclones; i++) {
+		const struct job *job = &rc->cfg->jobs[rc->clones[i].job];
+		if (job->groupid == g && !(engine_find(job->o.ioengine)->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
+			return true;
+	}
+	return false;
+}
+
 int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
 {
-	int first = check_group_space(rc, g);
+	struct path_index ix;
+	if (!group_lays_out(rc, g))
+		return 0;
+	int first = index_build(&ix, rc, g);
+	if (first)
+		return first;
+	first = check_group_space(rc, &ix, g);
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
@@ -400,10 +502,13 @@ int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
 			fprintf(notes, "%s: Laying out IO file%s (%u file%s / %s%lluMiB)\n", job->o.name,
 				n > 1 ? "s" : "", n, n > 1 ? "s" : "", n > 1 ? "total " : "",
 				(unsigned long long)(bytes >> 20));
-		int ret = layout_clone(rc, g, i);
-		if (ret == -EINTR)
-			return ret;
+		int ret = layout_clone(rc, &ix, g, i);
+		if (ret == -EINTR) {
+			first = ret;
+			break;
+		}
 		first = first ? first : ret;
 	}
+	index_free(&ix);
 	return first;
 }

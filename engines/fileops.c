@@ -14,10 +14,22 @@
 
 enum fileop { OP_FILECREATE, OP_FILESTAT, OP_FILEDELETE, OP_DIRCREATE, OP_DIRSTAT, OP_DIRDELETE };
 
+/* Per file a few bytes: where its name starts in the path (which the plan keeps for the
+ * whole run), and its directory, opened once (files of one directory share it): each
+ * operation is an *at() call relative to it, so the kernel walks one name, not the path. */
+struct fop_file {
+	const char *name;
+	unsigned dir;     /* index in dirfds */
+	bool done;
+};
+
 struct fileops_data {
-	char **paths;  /* by file index: the order open_file was called in */
-	bool *done;
+	struct fop_file *f; /* by file index: the order open_file was called in */
 	unsigned n, cap;
+	int *dirfds;
+	unsigned ndirs, dircap;
+	const char *last_dir; /* the path whose directory is dirfds[ndirs - 1] */
+	size_t last_len;
 };
 
 enum stat_type { STAT_STAT, STAT_LSTAT, STAT_STATX };
@@ -39,18 +51,53 @@ static const struct option_def stat_options[] = {
 	{ NULL },
 };
 
-/* Each file opened in turn (every one, before the job runs): keep the path, create the
- * parent directories the create operations need, and hand back no descriptor. */
+/* The directory of path, as an index in dirfds: the last one again (files of one
+ * directory come in a row), or newly opened (made first for the create operations). */
+static int file_dir(struct fileops_data *d, const char *path, size_t len, bool parents, unsigned *dir)
+{
+	if (d->ndirs && d->last_len == len && !memcmp(d->last_dir, path, len)) {
+		*dir = d->ndirs - 1;
+		return 0;
+	}
+	if (d->ndirs == d->dircap) {
+		unsigned cap = d->dircap ? 2 * d->dircap : 4;
+		int *p = realloc(d->dirfds, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		d->dirfds = p;
+		d->dircap = cap;
+	}
+	if (parents)
+		engine_make_parents(path);
+	char dname[4096];
+	if (len >= sizeof(dname))
+		return -ENAMETOOLONG;
+	memcpy(dname, len ? path : ".", len ? len : 1);
+	dname[len ? len : 1] = '\0';
+	int fd = open(dname, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	d->dirfds[d->ndirs++] = fd < 0 ? -errno : fd; /* -errno: each operation there fails so */
+	d->last_dir = path;
+	d->last_len = len;
+	*dir = d->ndirs - 1;
+	return 0;
+}
+
+/* Each file opened in turn (every one, before the job runs): keep where its name is, its
+ * directory (made for the create operations), and hand back no descriptor. */
 static int remember(struct engine_ctx *ctx, const char *path, bool parents, int *fd)
 {
 	struct fileops_data *d = ctx->priv;
 	if (d->n == d->cap)
 		return -EINVAL; /* more files than the job has */
-	if (!(d->paths[d->n] = strdup(path)))
-		return -ENOMEM;
-	d->done[d->n++] = false;
-	if (parents)
-		engine_make_parents(path);
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) + (slash == path) : 0; /* "/x": the directory is "/" */
+	struct fop_file *f = &d->f[d->n];
+	int ret = file_dir(d, path, len, parents, &f->dir);
+	if (ret)
+		return ret;
+	f->name = slash ? slash + 1 : path;
+	f->done = false;
+	d->n++;
 	*fd = -1;
 	return 0;
 }
@@ -72,9 +119,8 @@ static int fileops_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = d;
 	d->cap = ctx->nr_fds;
-	d->paths = calloc(d->cap ? d->cap : 1, sizeof(*d->paths));
-	d->done = calloc(d->cap ? d->cap : 1, sizeof(*d->done));
-	return d->paths && d->done ? 0 : -ENOMEM;
+	d->f = calloc(d->cap ? d->cap : 1, sizeof(*d->f));
+	return d->f ? 0 : -ENOMEM;
 }
 
 static void fileops_cleanup(struct engine_ctx *ctx)
@@ -82,10 +128,11 @@ static void fileops_cleanup(struct engine_ctx *ctx)
 	struct fileops_data *d = ctx->priv;
 	if (!d)
 		return;
-	for (unsigned i = 0; i < d->n; i++)
-		free(d->paths[i]);
-	free(d->paths);
-	free(d->done);
+	for (unsigned i = 0; i < d->ndirs; i++)
+		if (d->dirfds[i] >= 0)
+			close(d->dirfds[i]);
+	free(d->dirfds);
+	free(d->f);
 	free(d);
 }
 
@@ -94,32 +141,32 @@ static int close_none(struct engine_ctx *ctx, int fd)
 	return 0;
 }
 
-static int do_stat(const struct fileops_opts *o, const char *path)
+static int do_stat(const struct fileops_opts *o, int dir, const char *name)
 {
 	struct stat st;
 	if (o->stat_type == STAT_STATX) {
 		struct statx stx;
-		return statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx);
+		return statx(dir, name, 0, STATX_BASIC_STATS, &stx);
 	}
-	return o->stat_type == STAT_LSTAT ? lstat(path, &st) : stat(path, &st);
+	return fstatat(dir, name, &st, o->stat_type == STAT_LSTAT ? AT_SYMLINK_NOFOLLOW : 0);
 }
 
-static int do_op(enum fileop op, const struct fileops_opts *o, const char *path)
+static int do_op(enum fileop op, const struct fileops_opts *o, int dir, const char *name)
 {
 	int fd;
 	switch (op) {
 	case OP_FILECREATE:
-		fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+		fd = openat(dir, name, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
 		return fd < 0 ? -1 : close(fd);
 	case OP_FILESTAT:
 	case OP_DIRSTAT:
-		return do_stat(o, path);
+		return do_stat(o, dir, name);
 	case OP_FILEDELETE:
-		return unlink(path);
+		return unlinkat(dir, name, 0);
 	case OP_DIRCREATE:
-		return mkdir(path, 0755);
+		return mkdirat(dir, name, 0755);
 	case OP_DIRDELETE:
-		return rmdir(path);
+		return unlinkat(dir, name, AT_REMOVEDIR);
 	}
 	return -1;
 }
@@ -129,10 +176,14 @@ static int queue(struct engine_ctx *ctx, struct io_unit *u, enum fileop op)
 	struct fileops_data *d = ctx->priv;
 	u->result = (int64_t)u->len;
 	u->file_op = false;
-	if (u->file_index < d->n && !d->done[u->file_index]) {
-		d->done[u->file_index] = true;
+	if (u->file_index < d->n && !d->f[u->file_index].done) {
+		struct fop_file *f = &d->f[u->file_index];
+		f->done = true;
 		u->file_op = true;
-		if (do_op(op, ctx->eng_opts, d->paths[u->file_index]) < 0)
+		int dir = d->dirfds[f->dir];
+		if (dir < 0)
+			u->result = dir;
+		else if (do_op(op, ctx->eng_opts, dir, f->name) < 0)
 			u->result = -errno;
 	}
 	return Q_COMPLETED;

@@ -53,7 +53,7 @@ static void fixture_init(struct fixture *x, struct job *job, uint64_t region, ui
 	memset(x, 0, sizeof(*x));
 	x->job = job;
 	x->cf.region = region;
-	snprintf(x->cf.path, sizeof(x->cf.path), "fixture");
+	x->cf.path = "fixture";
 	x->f.cf = &x->cf;
 	x->f.fd = -1;
 	x->w.o = &job->o;
