@@ -23,11 +23,13 @@
  * between chunks: a signal ends a layout of any size at once (-EINTR). */
 static int fill_file(int fd, uint64_t from, uint64_t to, const atomic_bool *stop)
 {
-	char *buf = malloc(LAYOUT_CHUNK);
+	/* a small file's layout generates only its own bytes, not a whole chunk */
+	size_t chunk = to - from < LAYOUT_CHUNK ? (size_t)(to - from + 7) / 8 * 8 : LAYOUT_CHUNK;
+	char *buf = malloc(chunk ? chunk : 8);
 	if (!buf)
 		return -ENOMEM;
 	uint64_t x = 0x9e3779b97f4a7c15ULL ^ from;
-	for (size_t i = 0; i < LAYOUT_CHUNK / sizeof(uint64_t); i++) {
+	for (size_t i = 0; i < chunk / sizeof(uint64_t); i++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		memcpy(buf + i * sizeof(uint64_t), &x, sizeof(x));
 	}
@@ -37,7 +39,7 @@ static int fill_file(int fd, uint64_t from, uint64_t to, const atomic_bool *stop
 			ret = -EINTR;
 			break;
 		}
-		size_t n = to - off < LAYOUT_CHUNK ? (size_t)(to - off) : LAYOUT_CHUNK;
+		size_t n = to - off < chunk ? (size_t)(to - off) : chunk;
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 		if (w < 0 && errno == EINTR)
 			continue;
