@@ -23,6 +23,7 @@ void time_reset_stats(struct wstate *s)
 
 static void take_sample(struct wstate *s)
 {
+	s->chained = false;
 	uint64_t spent_ms = (s->now - s->last_sample_ns) / NS_PER_MS;
 	if (!spent_ms)
 		return;
@@ -43,6 +44,7 @@ static void publish(struct wstate *s, bool force)
 	struct clone_progress *p = s->w->progress;
 	if (!p || (!force && s->now < s->next_publish_ns))
 		return;
+	s->chained = false;
 	s->next_publish_ns = s->now + 100 * NS_PER_MS;
 	for (int d = 0; d < DDIR_NR; d++) {
 		atomic_store_explicit(&p->bytes[d], s->ts->dir[d].io_bytes, memory_order_relaxed);
@@ -66,6 +68,8 @@ void time_start(struct wstate *s)
 /* The ramp is over: the statistics start from here. */
 static void start_measuring(struct wstate *s)
 {
+	s->chained = false;
+	s->tick_ns = 0;
 	time_reset_stats(s);
 	s->measuring = true;
 	s->measure_start_ns = s->last_sample_ns = s->now;
@@ -76,7 +80,39 @@ static void start_measuring(struct wstate *s)
 	pace_reset_floors(s);
 }
 
+static int time_tick(struct wstate *s);
+
+static uint64_t min_ns(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The earliest time time_check has something to do (the ramp's end, a sample, the rate
+ * floors' second, the deadline, progress): per I/O it is one comparison until then. */
+static uint64_t next_tick(const struct wstate *s)
+{
+	if (s->logs)
+		return 0; /* their own intervals: looked at every time */
+	uint64_t t = s->measuring ? s->pace.check_ns + NS_PER_SEC : s->ramp_end_ns;
+	if (s->measuring && s->rec_bw)
+		t = min_ns(t, s->last_sample_ns + SAMPLE_NS);
+	if (s->deadline_ns)
+		t = min_ns(t, s->deadline_ns);
+	if (s->w->progress)
+		t = min_ns(t, s->next_publish_ns);
+	return t;
+}
+
 int time_check(struct wstate *s)
+{
+	if (s->now < s->tick_ns)
+		return 0;
+	int ret = time_tick(s);
+	s->tick_ns = next_tick(s);
+	return ret;
+}
+
+static int time_tick(struct wstate *s)
 {
 	if (!s->measuring && s->now >= s->ramp_end_ns)
 		start_measuring(s);
@@ -89,6 +125,7 @@ int time_check(struct wstate *s)
 	int ret = pace_check_min(s);
 	publish(s, false);
 	if (s->logs && s->measuring) {
+		s->chained = false;
 		const struct hist *h[DDIR_NR] = { &s->ts->dir[0].clat_hist, &s->ts->dir[1].clat_hist,
 						  &s->ts->dir[2].clat_hist };
 		if (perflogs_tick(s->logs, (s->now - s->measure_start_ns) / NS_PER_MS, h, s->o->bs) && !ret)
