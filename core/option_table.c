@@ -113,7 +113,7 @@ static const struct choice unit_base_choices[] = {
 const struct option_def option_table[] = {
 	STR("name", name, NULL, C_JOB, "Name of this job"),
 	STR("description", description, NULL, C_JOB, "Text description of the job"),
-	{ .name = "thread", .alias = "threads", .type = OPT_BOOL, .offset = OFF(thread), .def = "0",
+	{ .name = "thread", .type = OPT_BOOL, .offset = OFF(thread), .def = "0",
 	  .category = C_JOB, .help = "Accepted: iobench always runs jobs as threads" },
 
 	STR("filename", filename, NULL, C_FILE, "File(s) to do I/O on, several joined with ':'"),
@@ -300,15 +300,12 @@ const struct option_def option_table[] = {
 	NOT("max_open_zones", "Open zone limit"),
 	NOT("read_beyond_wp", "Read past the write pointer"),
 	NOT("log_prio", "Priority in log entries (issue 4)"),
-	NOT("block_error_percentiles", "Trim error histogram"),
 	NOT("latency_target", "Find the depth that meets a latency target"),
 	NOT("latency_window", "Latency target window"),
 	NOT("latency_percentile", "Latency target percentile"),
 	NOT("ss", "Steady-state detection"),
 	NOT("ss_dur", "Steady-state window"),
 	NOT("ss_ramp", "Steady-state ramp"),
-	NOT("flow", "Flow control between jobs"),
-	NOT("flow_sleep", "Flow control sleep"),
 	NOT("numa_cpu_nodes", "NUMA CPU nodes"),
 	NOT("numa_mem_policy", "NUMA memory policy"),
 	NOT("cmdprio_percentage", "Command priority share"),
@@ -318,23 +315,6 @@ const struct option_def option_table[] = {
 	NOT("prio", "I/O priority"),
 	NOT("prioclass", "I/O priority class"),
 	NOT("mem", "Buffer memory type"),
-	NOT("fill_device", "Write until the device is full"),
-	NOT("ignore_error", "Errors to ignore"),
-	NOT("error_dump", "Dump errors"),
-	NOT("exit_what", "What exitall stops"),
-	NOT("io_submit_mode", "Offload submission"),
-	NOT("blockalign", "Offset alignment"),
-	NOT("offset_align", "Offset alignment for percentages"),
-	NOT("bs_unaligned", "Unaligned block sizes in a range"),
-	NOT("create_fsync", "fsync after laying out"),
-	NOT("pre_read", "Read files into the cache first"),
-	NOT("dedupe_mode", "How deduplicated buffers are chosen"),
-	NOT("dedupe_working_set_percentage", "Working set of deduplicated buffers"),
-	NOT("dedupe_global", "Deduplicate across jobs"),
-	NOT("allrandrepeat", "Repeatable random numbers for everything"),
-	NOT("thinktime_blocks_type", "What thinktime_blocks counts"),
-	NOT("rate_ignore_thinktime", "Rate without thinktime"),
-	NOT("rate_cycle", "Rate averaging window"),
 	NOT("busy_poll", "Busy polling"),
 	NOT("exec_prerun", "Command before the job"),
 	NOT("exec_postrun", "Command after the job"),
@@ -347,8 +327,6 @@ const struct option_def option_table[] = {
 	NOT("mem_align", "Buffer alignment"),
 	NOT("hugepage-size", "Huge page size"),
 	NOT("cgroup", "Control group"),
-	NOT("sync_file_range", "sync_file_range(2) every N writes"),
-	NOT("write_barrier", "Barrier writes"),
 	NOT("trim_backlog", "Trim backlog"),
 	NOT("replay_redirect", "Replay onto another device"),
 	NOT("read_iolog", "Replay an I/O log"),
@@ -359,9 +337,11 @@ const struct option_def option_table[] = {
 /* The core's tables, in --cmdhelp's order: this one, then one per area (each in its own
  * file, so that areas grow apart). */
 extern const struct option_def options_verify[];
+extern const struct option_def options_io[];
 
 const struct option_def *const option_tables[] = {
 	option_table,
 	options_verify,
+	options_io,
 	NULL,
 };

@@ -68,27 +68,14 @@ static void __attribute__((noinline, cold)) debug_io(const struct wstate *s, con
 
 /* ---- completion ---- */
 
-static bool error_tolerated(const struct wstate *s, enum ddir d)
-{
-	unsigned want = d == DDIR_READ ? CONT_READ : CONT_WRITE;
-	return (s->o->continue_on_error & want) != 0;
-}
-
-/* The first error is reported in full; tolerated ones are counted (see end_of_run). */
+/* A failed I/O: worker_err.c counts it and says whether the job goes on. */
 static void complete_error(struct wstate *s, const struct io_unit *u)
 {
-	struct thread_stats *ts = s->ts;
-	if (!ts->nr_errors++)
-		fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu%s\n",
-			s->o->name, s->files[u->file_index].cf->path, strerror((int)-u->result), ddir_word[u->ddir],
-			(unsigned long long)u->offset, (unsigned long long)u->len,
-			u->result == -EINVAL && s->o->direct
-				? " (O_DIRECT needs sizes and offsets aligned to the device's logical block size)"
-				: "");
-	if (!ts->error)
-		ts->error = (int)-u->result;
-	if (!error_tolerated(s, u->ddir))
+	enum werr_action a = werr_complete(s, u);
+	if (a == WERR_FAIL)
 		worker_fail(s, (int)u->result);
+	else if (a == WERR_FULL)
+		s->issuing_done = true;
 }
 
 /* A short transfer is counted, reported once, and the job's status says so. */
@@ -141,6 +128,8 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	if (ret)
 		worker_fail(s, ret);
 	if (u->result < 0) {
+		if (s->measuring) /* counted, with no bytes, as fio */
+			s->ts->dir[u->ddir].total_ios++;
 		complete_error(s, u);
 		return;
 	}
@@ -501,13 +490,9 @@ static void end_of_run(struct wstate *s)
 		if (!ts->error)
 			ts->error = EIO;
 	}
-	if (ts->nr_errors > 1 || (ts->nr_errors && !s->w->err)) {
-		fprintf(stderr, "iobench: job '%s': %llu I/O error%s in all%s\n", s->o->name,
-			(unsigned long long)ts->nr_errors, ts->nr_errors > 1 ? "s" : "",
-			s->w->err ? "" : " (continue_on_error went on after them)");
-		if (!s->w->err)
-			s->w->err = -ts->error; /* results are short of what was asked */
-	}
+	int ret = werr_finish(s); /* errors gone on after: short of what was asked, unless named */
+	if (ret && !s->w->err)
+		s->w->err = ret;
 }
 
 static void run_loop(struct wstate *s)

@@ -18,6 +18,7 @@
 #include "core/files.h"
 #include "core/perflog.h"
 #include "core/rand.h"
+#include "core/wextra.h"
 #include "core/worker.h"
 
 /* The I/O-unit state machine, checked in debug and sanitizer builds: a unit is free,
@@ -144,6 +145,7 @@ struct wstate {
 	struct pacing pace;
 	struct verifying ver;
 	struct whole whole;
+	struct wextra x;            /* core/wextra.h: core/options_io.c's options */
 };
 
 /* worker_setup.c */

@@ -178,6 +178,10 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	add_map(job, "iodepth_submit", batch_names, ts->submit_map);
 	add_map(job, "iodepth_complete", batch_names, ts->complete_map);
 	add_lat_buckets(job, ts);
+	if (o->continue_on_error) { /* fio's: the errors of the types it covers */
+		jint(job, "total_err", (int64_t)ts->nr_errors);
+		jint(job, "first_error", ts->first_error);
+	}
 	if (!u->all_clients) {
 		jint(job, "latency_depth", u->jr->depth);
 		jint(job, "latency_target", 0);

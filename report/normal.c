@@ -261,6 +261,9 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_r
 		ts->issued[0], ts->issued[1], ts->issued[2], ts->issued[3], ts->dir[0].short_ios,
 		ts->dir[1].short_ios, ts->dir[2].short_ios, ts->dir[0].drop_ios, ts->dir[1].drop_ios,
 		ts->dir[2].drop_ios);
+	if (u->job->o.continue_on_error)
+		fprintf(out, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", ts->nr_errors, ts->first_error,
+			strerror(ts->first_error));
 	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		u->jr->depth);
 }

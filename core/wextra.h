@@ -1,0 +1,49 @@
+/* A worker's state for core/options_io.c's options (struct wstate's `x`), and the parts
+ * that own it. Like the other parts (core/worker_int.h) they are called from the loop and
+ * never call back: they return -errno or say what the loop should do. */
+#ifndef IOBENCH_WEXTRA_H
+#define IOBENCH_WEXTRA_H
+#include <stdbool.h>
+#include <stdint.h>
+
+struct wstate;
+struct io_unit;
+struct flow;
+struct dedupe_set;
+struct offload;
+
+struct wextra {
+	/* worker_err.c: errors */
+	uint64_t unnamed_errors;    /* errors gone on after that no ignore_error list named */
+	bool full;                  /* fill_device: the filesystem filled up; the job ended there */
+	/* worker_extra.c: syncs, loops, thinking, latency limits */
+	uint64_t *sfr_lo, *sfr_hi;  /* by file: the range written since its last sync_file_range */
+	uint64_t sfr_writes;        /* writes issued (sync_file_range's count) */
+	bool sfr_due;               /* N writes were issued: sync before the next */
+	uint64_t loop_bytes;        /* unlink_each_loop: bytes of one loop; the next loop ends at */
+	uint64_t loop_end;
+	uint64_t think_done;        /* thinktime_blocks_type=complete: completions counted */
+	uint64_t think_from_ns;     /* thinktime_iotime: I/O since */
+	/* flow.c */
+	struct flow *flow;          /* flow=: the shared counters of its flow_id */
+	uint64_t flow_ios;          /* its own */
+	/* dedupe.c */
+	struct dedupe_set *dedupe;  /* dedupe_mode=working_set: the buffers repeated */
+	/* offload.c */
+	struct offload *offload;    /* io_submit_mode=offload: the submitter threads */
+};
+
+/* worker_err.c */
+enum werr_action {
+	WERR_FAIL,    /* the job stops with this error */
+	WERR_GO_ON,   /* counted; the job goes on (continue_on_error, ignore_error) */
+	WERR_FULL,    /* fill_device: the filesystem is full; the job ends without an error */
+};
+/* A completed I/O failed (u->result < 0): counted, printed as error_dump and the first
+ * error say, and what the loop does next. */
+enum werr_action werr_complete(struct wstate *s, const struct io_unit *u);
+/* After the loop: -errno when the errors it went on after make the job's result short of
+ * what was asked (those ignore_error did not name), else 0. Prints the count. */
+int werr_finish(struct wstate *s);
+
+#endif
