@@ -290,8 +290,11 @@ static void *thread_main(void *p)
 	atomic_store(&a->w.progress->state, CLONE_RUNNING);
 	int err = worker_run(&a->w);
 	const struct job_opts *o = a->w.o;
-	if (o->exitall || (err && o->exitall_on_error))
-		atomic_store(&rc->stop, true);
+	if (o->exitall || (err && o->exitall_on_error)) {
+		atomic_store(&rc->stop, true); /* exit_what=group and stonewall: the running group (there is one) */
+		if (o->io.exit_what == EXIT_ALL)
+			atomic_store(&rc->stop_all, true);
+	}
 	atomic_fetch_add(&rc->job_done[a->job], 1);
 	atomic_store(&a->w.progress->state, CLONE_DONE);
 	atomic_fetch_add(&rc->threads_done, 1);
@@ -468,7 +471,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 		int r = run_group(rc, g, notes);
 		if (r && !ret)
 			ret = r;
-		if (atomic_load(&rc->interrupted) || rc->output_lost || rc->mon.triggered)
+		if (atomic_load(&rc->interrupted) || rc->output_lost || rc->mon.triggered || atomic_load(&rc->stop_all))
 			break;
 		atomic_store(&rc->stop, false); /* exitall ends its own group only */
 	}

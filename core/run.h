@@ -103,6 +103,7 @@ struct monitor_state {
 struct run_ctx {
 	struct run_cfg *cfg;
 	atomic_bool stop;          /* the running jobs stop issuing (signal, exitall) */
+	atomic_bool stop_all;      /* exitall with exit_what=all: no further groups either */
 	atomic_int interrupted;    /* the signal that stopped the run (0: none): no further groups */
 	atomic_bool status_request; /* SIGUSR1: report the statistics so far */
 	atomic_uint *job_done;     /* per job: clones finished (wait_for) */

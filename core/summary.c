@@ -141,8 +141,8 @@ static bool joins_previous(const struct run_ctx *rc, size_t i)
 {
 	if (i == 0 || i >= rc->nclones)
 		return false;
-	const struct job *job = &rc->cfg->jobs[rc->clones[i].job];
-	return job->o.group_reporting && rc->cfg->jobs[rc->clones[i - 1].job].groupid == job->groupid;
+	const struct job *job = &rc->cfg->jobs[rc->clones[i].job], *prev = &rc->cfg->jobs[rc->clones[i - 1].job];
+	return job->o.group_reporting && prev->groupid == job->groupid && prev->o.io.stats;
 }
 
 /* Append the units of one set of clones (clone i's stats: ts[i], or end[i].ts). */
@@ -157,6 +157,8 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 		uint64_t elapsed = end ? end[i].elapsed_s : c->elapsed_s;
 		int pid = end ? end[i].pid : (int)getpid();
 		struct report_unit *u;
+		if (!job->o.io.stats) /* stats=0: it ran, and is reported nowhere (as fio) */
+			continue;
 		if (joins_previous(rc, i)) {
 			u = &r->units[r->nunits - 1];
 		} else {
