@@ -191,11 +191,16 @@ static uint64_t pct_of(uint64_t bytes, unsigned pct)
 static int region_in(const struct job_opts *o, uint64_t real, unsigned clone, unsigned nfiles, uint64_t g,
 		     uint64_t *off, uint64_t *len)
 {
-	uint64_t inc = o->offset_increment_pct ? align_down(pct_of(real, o->offset_increment_pct), g)
-					       : o->offset_increment;
-	*off = o->offset_pct ? align_down(pct_of(real, o->offset_pct), g) : o->offset;
+	uint64_t inc = o->offset_increment_pct ? pct_of(real, o->offset_increment_pct) : o->offset_increment;
+	*off = o->offset_pct ? pct_of(real, o->offset_pct) : o->offset;
 	if (__builtin_mul_overflow(inc, (uint64_t)clone, &inc) || __builtin_add_overflow(*off, inc, off) ||
 	    *off > (uint64_t)INT64_MAX)
+		return -EFBIG;
+	/* As fio: an offset with a percentage in it is rounded up to offset_align (default: the
+	 * smallest block size). */
+	uint64_t a = o->io.offset_align ? o->io.offset_align : g;
+	if ((o->offset_pct || o->offset_increment_pct) && a && *off % a &&
+	    __builtin_add_overflow(*off / a * a, a, off))
 		return -EFBIG;
 	if (o->size_pct)
 		*len = align_down(pct_of(real, o->size_pct), g);

@@ -86,6 +86,8 @@ uint64_t offsets_next_len(struct wstate *s, enum ddir d)
 		}
 		return o->bssplit[d][o->nbssplit[d] - 1].bs;
 	}
+	if (o->bs_max[d] > o->bs_min[d] && o->io.bs_unaligned) /* any size in the range, as fio */
+		return o->bs_min[d] + rng_below(&s->rng, o->bs_max[d] - o->bs_min[d] + 1);
 	if (o->bs_max[d] > o->bs_min[d]) {
 		uint64_t steps = (o->bs_max[d] - o->bs_min[d]) / o->bs_min[d];
 		return o->bs_min[d] * (1 + rng_below(&s->rng, steps + 1));
@@ -172,6 +174,21 @@ static uint64_t random_block(struct wstate *s, struct wfile *f, uint64_t len)
 	}
 }
 
+/* blockalign: random offsets are multiples of ba (the random map is off, so they repeat, as
+ * fio's); a skewed distribution's pick is rounded down to one. */
+static uint64_t aligned_block(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
+{
+	uint64_t ba = s->o->io.ba[d], usable = f->blocks * s->off.granule;
+	uint64_t slots = usable / ba, off;
+	if (s->o->dist.type != DIST_RANDOM)
+		off = random_block(s, f, len) / ba * ba;
+	else
+		off = rng_below(&s->rng, slots ? slots : 1) * ba;
+	if (off + len > usable) /* the last slots may not hold a whole block */
+		off = usable >= len ? (usable - len) / ba * ba : 0;
+	return off;
+}
+
 static uint64_t sequential_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
 {
 	uint64_t usable = f->blocks * s->off.granule;
@@ -200,7 +217,7 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 	} else if (o->pct_random[d] < 100 && rng_below(&s->rng, 100) >= o->pct_random[d]) {
 		off = s->off.last_end[d] + len <= f->blocks * s->off.granule ? s->off.last_end[d] : 0;
 	} else {
-		off = random_block(s, f, len);
+		off = o->io.ba_given ? aligned_block(s, f, d, len) : random_block(s, f, len);
 		if (o->rw_mod > 1)
 			s->off.mod_left = (uint64_t)o->rw_mod - 1;
 	}
