@@ -60,7 +60,7 @@ struct distribution {
 	struct dist_zone zones[DIST_ZONES_MAX];
 };
 
-enum file_service { FS_ROUNDROBIN, FS_SEQUENTIAL, FS_RANDOM };
+enum file_service { FS_ROUNDROBIN, FS_SEQUENTIAL, FS_RANDOM, FS_ZIPF, FS_PARETO, FS_GAUSS };
 enum rw_sequencer { SEQ_SEQUENTIAL, SEQ_IDENTICAL };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
@@ -115,7 +115,7 @@ struct job_opts {
 	unsigned pct_random[DDIR_NR];
 	uint64_t randseed;
 	unsigned random_generator; /* enum rand_gen */
-	struct distribution dist;
+	struct distribution dist[DDIR_NR]; /* random_distribution, per direction */
 	/* time and pacing */
 	uint64_t runtime_us;       /* 0 = no limit */
 	uint64_t ramp_time_us;

@@ -55,6 +55,7 @@ struct io_opts {
 	unsigned log_hist_coarseness;
 	bool block_error_pct;
 	int tiobench_threads;          /* threads=: fio's tiobench profile's, ignored in a job */
+	double fs_param, fs_center;    /* file_service_type=zipf|pareto|normal[:param[:center]] (center < 0: none) */
 	/* derived by opts_io_resolve */
 	bool ba_given;
 };

@@ -48,7 +48,9 @@ struct wfile {
 /* offsets.c */
 struct offsets {
 	uint64_t granule;           /* offsets are multiples of the smallest block size */
-	struct zipf zipf;
+	struct zipf zipf[DDIR_NR];    /* random_distribution=zipf, per direction */
+	struct { uint64_t n; double theta, zetan, alpha, eta; } fs_zipf; /* file_service_type=zipf (Gray's) */
+	uint64_t fs_off;              /* file_service_type's skew: where the hot end lies */
 	uint64_t mod_left;          /* rw=mode:N: I/Os left before a new random offset */
 	uint64_t last_end[DDIR_NR], last_off;
 	unsigned cur_file, file_ios_left;
