@@ -227,6 +227,28 @@ static uint64_t size_seen(const struct job_opts *o, uint64_t real, unsigned clon
 	return real;
 }
 
+static bool regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* fill_device without a size, on a regular file (a device's size is known): a region as
+ * large as a file can be, from offset= (or the end, file_append), which ENOSPC ends. A job
+ * that reads has it filled when laid out (and cut to what fit, core/fill.c); a writer's file
+ * is only created. */
+static bool fill_plan(const struct job_opts *o, struct clone_file *f, unsigned nfiles, uint64_t real, uint64_t g)
+{
+	if (!o->io.fill_device || o->size || o->size_pct || o->filesize_lo || (f->exists && !regular(f->path)))
+		return false;
+	f->offset = o->io.file_append && f->exists ? real : o->offset;
+	if (f->offset > (uint64_t)INT64_MAX / 2)
+		f->offset = 0;
+	f->region = align_down(((uint64_t)INT64_MAX - f->offset) / nfiles, g);
+	f->file_size = job_has_dir(o, DDIR_READ) ? f->offset + f->region : real;
+	return true;
+}
+
 /* One file's region from the options and, where needed, its present size. */
 static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles, bool no_file,
 		       struct rng *r, struct clone_file *f)
@@ -239,6 +261,8 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 		if (!f->file_size)
 			f->file_size = o->filesize_lo;
 	}
+	if (fill_plan(o, f, nfiles, real, g))
+		return 0;
 	if (!o->filesize_lo && (o->size_pct || !o->size) && (!f->exists || !real)) {
 		fprintf(stderr, "iobench: job '%s': size: not given, and '%s' %s\n", o->name, f->path,
 			no_file ? "is not a file (the null engine needs a size)"
@@ -248,6 +272,8 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 	uint64_t base = f->file_size ? f->file_size : size_seen(o, real, clone, nfiles, g);
 	if (region_in(o, base, clone, nfiles, g, &f->offset, &region))
 		return beyond_limit(o, f->path, "offset", clone);
+	if (o->io.file_append && f->exists && regular(f->path)) /* as fio: offset= the file's size */
+		f->offset = real;
 	f->region = !o->filesize_lo ? region : f->file_size > f->offset ? f->file_size - f->offset : 0;
 	if (!f->file_size && (__builtin_add_overflow(f->offset, f->region, &f->file_size) ||
 			      f->file_size > (uint64_t)INT64_MAX))

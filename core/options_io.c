@@ -82,6 +82,18 @@ static int opt_io_ba(struct job_opts *o, const struct option_def *d, const char 
 
 static int latency_field(struct job_opts *o, const struct option_def *d, int dir, const char *f)
 {
+	size_t len = strlen(f);
+	if (len > 2 && !strcmp(f + len - 2, "ns")) { /* as fio: nanoseconds, in whole microseconds (at least 1) */
+		char num[32];
+		int64_t ns;
+		if (len - 2 >= sizeof(num))
+			return -EINVAL;
+		snprintf(num, sizeof(num), "%.*s", (int)(len - 2), f);
+		if (parse_int(num, 1, INT64_MAX, &ns))
+			return -EINVAL;
+		o->io.max_latency_us[dir] = ns < 1000 ? 1 : (uint64_t)ns / 1000;
+		return 0;
+	}
 	return parse_time_us(f, 1, &o->io.max_latency_us[dir]);
 }
 

@@ -388,6 +388,10 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		const struct job *job = &cfg->jobs[c->job];
 		if (job->groupid != g)
 			continue;
+		if (job->o.io.create_only) { /* laid out: that was all it had to do */
+			atomic_fetch_add(&rc->job_done[c->job], 1);
+			continue;
+		}
 		if (c->err) { /* its setup failed: reported with that errno, as fio does */
 			if (!c->ts->error)
 				c->ts->error = -c->err;

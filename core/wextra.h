@@ -42,8 +42,26 @@ enum werr_action {
 /* A completed I/O failed (u->result < 0): counted, printed as error_dump and the first
  * error say, and what the loop does next. */
 enum werr_action werr_complete(struct wstate *s, const struct io_unit *u);
+/* fill_device: a write came back short, or a read at the end of what was filled (a job that
+ * reads and writes): the device is full, the job ends there (the I/O is not counted). */
+bool werr_fill_end(struct wstate *s, const struct io_unit *u, uint64_t bytes);
 /* After the loop: -errno when the errors it went on after make the job's result short of
  * what was asked (those ignore_error did not name), else 0. Prints the count. */
 int werr_finish(struct wstate *s);
+
+/* worker_extra.c */
+int extra_setup(struct wstate *s);
+void extra_teardown(struct wstate *s);
+/* pre_read: the files' regions read into the page cache (untimed). 0 or -errno. */
+int extra_pre_read(struct wstate *s);
+/* unlink_each_loop: has a loop ended (and another is to come)? */
+bool extra_loop_over(const struct wstate *s);
+/* ... then, with the files closed: remove them (they are made again when opened). */
+int extra_unlink_files(struct wstate *s);
+/* sync_file_range=...:N: a write was handed over; then, when s->x.sfr_due, the syncs. */
+void extra_sfr_written(struct wstate *s, unsigned file, uint64_t off, uint64_t len);
+int extra_sfr_sync(struct wstate *s);
+/* max_latency: -ETIMEDOUT when the I/O took longer than allowed. */
+int extra_latency_check(const struct wstate *s, const struct io_unit *u, uint64_t lat_ns);
 
 #endif

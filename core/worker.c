@@ -137,6 +137,15 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	s->sample_bytes[u->ddir] += bytes;
 	s->sample_ios[u->ddir]++;
 	pace_done(s, u->ddir, bytes);
+	int late = s->o->io.max_latency_us[u->ddir] ? extra_latency_check(s, u, t - u->issue_ns) : 0;
+	if (late)
+		worker_fail(s, late);
+	if (bytes < u->len && werr_fill_end(s, u, bytes)) { /* fill_device: full */
+		s->issuing_done = true;
+		if (s->measuring && u->ddir == DDIR_WRITE) /* counted, as fio, its bytes not */
+			s->ts->dir[u->ddir].total_ios++;
+		return;
+	}
 	if (!s->measuring)
 		return;
 	if (bytes < u->len)
@@ -284,6 +293,7 @@ static bool whole_ready(struct wstate *s, struct wfile *f)
 }
 
 static bool queue_prepared(struct wstate *s, struct io_unit *u);
+static void engine_failed(const struct wstate *s, const char *what, int ret);
 
 /* A verify read of what was written (verify_phase.c chose it). */
 static bool issue_check(struct wstate *s, const struct verify_entry *e)
@@ -319,6 +329,12 @@ static bool issue_one(struct wstate *s)
 	bool issued;
 	if (s->ver.on && verify_turn(s, &issued))
 		return issued;
+	if (s->x.sfr_due) { /* sync_file_range: N writes were issued, before the next I/O */
+		drain(s);
+		int ret = extra_sfr_sync(s);
+		if (ret)
+			return worker_fail(s, ret), false;
+	}
 	enum ddir d = offsets_next_ddir(s);
 	bool dry = o->verify_only && job_has_dir(o, DDIR_WRITE);
 	uint64_t wait = dry ? 0 : pace_wait_ns(s, d);
@@ -368,6 +384,8 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 	}
 	if (s->ver.on)
 		verify_written(s, f, u->offset, u->len);
+	if (o->io.sfr_nr)
+		extra_sfr_written(s, u->file_index, u->offset, u->len);
 }
 
 /* An I/O the engine completed at once (sync engines): accounted as a batch of one. */
@@ -430,6 +448,21 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	return r != Q_COMPLETED; /* a sync engine lets the caller check the time */
 }
 
+/* unlink_each_loop: a loop is over; the files are closed, removed and opened (made) again. */
+static bool next_loop(struct wstate *s)
+{
+	drain(s);
+	close_files(s);
+	int ret = extra_unlink_files(s);
+	if (!ret)
+		ret = open_files(s);
+	if (!ret && (ret = engine_post_open(s->w->ops, &s->eng)))
+		engine_failed(s, "", ret);
+	if (ret)
+		worker_fail(s, ret);
+	return !ret;
+}
+
 /* Prepare and queue I/Os until the depth is full or there is nothing left to issue. The
  * depth the queue reached is what the IO depths map records for them. */
 static void fill_queue(struct wstate *s)
@@ -444,6 +477,8 @@ static void fill_queue(struct wstate *s)
 			s->issuing_done = true;
 			break;
 		}
+		if (extra_loop_over(s) && !next_loop(s))
+			break;
 		if (!issue_one(s))
 			break;
 	}
@@ -600,6 +635,10 @@ int worker_run(struct worker *w)
 	offsets_init(&s);
 	pace_init(&s);
 	ret = verify_setup(&s);
+	if (!ret)
+		ret = extra_setup(&s);
+	if (!ret)
+		ret = extra_pre_read(&s);
 	if (ret)
 		goto out_verify_teardown;
 	ret = logs_setup(&s);
@@ -608,6 +647,7 @@ int worker_run(struct worker *w)
 	worker_body(&s);
 	logs_teardown(&s);
 out_verify_teardown:
+	extra_teardown(&s);
 	verify_teardown(&s);
 out_close_files:
 	close_files(&s);

@@ -58,6 +58,12 @@ enum werr_action werr_complete(struct wstate *s, const struct io_unit *u)
 	return WERR_GO_ON;
 }
 
+bool werr_fill_end(struct wstate *s, const struct io_unit *u, uint64_t bytes)
+{
+	/* a write the filesystem took only part of is full too (fio retries the rest: ENOSPC) */
+	return s->o->io.fill_device && ((u->ddir == DDIR_READ && bytes == 0 && job_writes(s->o)) || u->ddir == DDIR_WRITE);
+}
+
 int werr_finish(struct wstate *s)
 {
 	const struct thread_stats *ts = s->ts;

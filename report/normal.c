@@ -310,6 +310,11 @@ void report_normal(FILE *out, const struct run_results *r)
 		/* Cluster runs: each rank's blocks under its name, as fio's client output. */
 		if (u->host && (i == 0 || r->units[i - 1].rank != u->rank))
 			fprintf(out, "<%s>\n", u->host);
+		/* As fio: a job that did no I/O has no block (create_only, exit_what=all's later
+		 * groups); one that failed keeps it, with its err=. */
+		const struct dir_stats *ds = u->ts.dir;
+		if (!ds[0].total_ios && !ds[1].total_ios && !ds[2].total_ios && !u->ts.error && !u->ts.files_done)
+			continue;
 		show_unit(out, u, r);
 	}
 	for (unsigned g = 0; g < r->ngroups; g++)
