@@ -388,12 +388,8 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		const struct job *job = &cfg->jobs[c->job];
 		if (job->groupid != g)
 			continue;
-		if (job->o.io.create_only) { /* laid out: that was all it had to do */
-			atomic_fetch_add(&rc->job_done[c->job], 1);
-			continue;
-		}
-		if (c->err) { /* its setup failed: reported with that errno, as fio does */
-			if (!c->ts->error)
+		if (c->err || job->o.io.create_only) { /* setup failed (its errno, as fio), or laid out: done */
+			if (c->err && !c->ts->error)
 				c->ts->error = -c->err;
 			atomic_fetch_add(&rc->job_done[c->job], 1); /* nobody waits for it forever */
 			continue;
