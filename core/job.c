@@ -189,5 +189,5 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	 * kubestr and others read from gtod_reduce=1 jobs. */
 	if (o->gtod_reduce)
 		o->disable_lat = o->disable_clat = o->disable_slat = true;
-	return opts_io_resolve(job);
+	return opts_io_resolve(job, lists, 3);
 }

@@ -67,10 +67,22 @@ static void implied(struct job *job)
 				o->io.ba[d] = o->bs[d];
 }
 
-int opts_io_resolve(struct job *job)
+static bool given(const struct opt_list *const *lists, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < lists[i]->n; k++)
+			if (!strcmp(lists[i]->v[k].name, name))
+				return true;
+	return false;
+}
+
+int opts_io_resolve(struct job *job, const struct opt_list *const *lists, size_t n)
 {
 	struct job_opts *o = &job->o;
 	implied(job);
+	/* thinktime_iotime alone: the pauses come by time, not after every block (fio) */
+	if (o->io.thinktime_iotime_us && !given(lists, n, "thinktime_blocks"))
+		o->thinktime_blocks = UINT64_MAX;
 	if (o->io.fill_device && (o->rw & RW_RANDOM) && job_has_dir(o, DDIR_WRITE) && !o->size && !o->filesize_lo &&
 	    !o->size_pct)
 		return refuse(job, "fill_device: random writes have no end to fill up to; give size= or write "

@@ -5,6 +5,7 @@
 #ifndef IOBENCH_OPTS_IO_H
 #define IOBENCH_OPTS_IO_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ignore_error's lists: read, write, verify (fio's error types). */
@@ -61,10 +62,11 @@ struct io_opts {
 };
 
 struct job;
-/* After a job's options are resolved: what they imply (blockalign turns the random map
- * off, pre_read invalidate, ignore_error continue_on_error) and what cannot go together.
- * 0, or -EINVAL after one line. */
-int opts_io_resolve(struct job *job);
+struct opt_list;
+/* After a job's options are resolved (lists: what it was given, in order): what they imply
+ * (blockalign turns the random map off, pre_read invalidate, ignore_error continue_on_error)
+ * and what cannot go together. 0, or -EINVAL after one line. */
+int opts_io_resolve(struct job *job, const struct opt_list *const *lists, size_t n);
 
 /* Is err (positive errno) tolerated for an I/O of error type t (IOERR_*)? fio's rule:
  * continue_on_error must cover the type, and err must be on the type's list (ignore_error,

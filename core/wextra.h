@@ -23,7 +23,9 @@ struct wextra {
 	uint64_t loop_bytes;        /* unlink_each_loop: bytes of one loop; the next loop ends at */
 	uint64_t loop_end;
 	uint64_t think_done;        /* thinktime_blocks_type=complete: completions counted */
+	uint64_t think_mark;        /* ... at the last pause */
 	uint64_t think_from_ns;     /* thinktime_iotime: I/O since */
+	uint64_t iops_sample_ns;    /* worker_time.c: the IOPS sample's start (iopsavgtime) */
 	/* flow.c */
 	struct flow *flow;          /* flow=: the shared counters of its flow_id */
 	uint64_t flow_ios;          /* its own */

@@ -337,7 +337,7 @@ static bool issue_one(struct wstate *s)
 	}
 	enum ddir d = offsets_next_ddir(s);
 	bool dry = o->verify_only && job_has_dir(o, DDIR_WRITE);
-	uint64_t wait = dry ? 0 : pace_wait_ns(s, d);
+	uint64_t wait = dry ? 0 : pace_wait_pick(s, &d);
 	if (wait) {
 		wait_for_slot(s, wait);
 		return false;

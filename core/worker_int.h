@@ -193,6 +193,8 @@ enum ddir offsets_next_ddir(struct wstate *s);
 void pace_init(struct wstate *s);
 /* Before an I/O of direction d: nanoseconds to wait for its rate slot (0 = go). */
 uint64_t pace_wait_ns(struct wstate *s, enum ddir d);
+/* The same for a mixed job, which takes the other direction when it may go sooner (*d). */
+uint64_t pace_wait_pick(struct wstate *s, enum ddir *d);
 /* A wait of wait_ns cut to what the job may still wait now: no further than its deadline,
  * and one nap at most (the caller looks at the stop flag and the time, then waits again). */
 uint64_t pace_bound(const struct wstate *s, uint64_t wait_ns);
@@ -202,14 +204,16 @@ static inline void pace_done(struct wstate *s, enum ddir d, uint64_t bytes)
 {
 	s->pace.bytes[d] += bytes;
 	s->pace.ios[d]++;
+	s->x.think_done++; /* thinktime_blocks_type=complete */
 }
 /* Start the floors' count again (the end of the ramp). */
 void pace_reset_floors(struct wstate *s);
-/* After an I/O is issued: should the job pause now (thinktime)? */
+/* After an I/O is issued: should the job pause now (thinktime: blocks issued or completed,
+ * thinktime_iotime)? */
 bool pace_think_due(struct wstate *s);
 /* The pause itself (the loop has drained the queue). */
 void pace_think(struct wstate *s);
-/* Every second: rate_min / rate_iops_min; returns -errno when the floor is missed. */
+/* Every rate_cycle ms: rate_min / rate_iops_min; returns -errno when the floor is missed. */
 int pace_check_min(struct wstate *s);
 
 /* verify_phase.c: the loop asks it what to read back next; it checks what comes back. */
