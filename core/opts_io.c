@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/engine.h"
 #include "core/job.h"
@@ -87,6 +88,13 @@ int opts_io_resolve(struct job *job, const struct opt_list *const *lists, size_t
 	    !o->size_pct)
 		return refuse(job, "fill_device: random writes have no end to fill up to; give size= or write "
 				   "sequentially (fio's random map fails here and the job does nothing)");
+	struct timespec ts;
+	if ((o->io.log_unix_epoch || o->io.log_alt_epoch) && clock_gettime((clockid_t)o->io.log_alt_clock, &ts) < 0) {
+		char what[160];
+		snprintf(what, sizeof(what), "log_alternate_epoch_clock_id: clock %d: %s", o->io.log_alt_clock,
+			 strerror(errno));
+		return refuse(job, what);
+	}
 	if (o->io.log_compression && (o->io.log_compression < 1024 || o->io.log_compression > (512u << 20)))
 		return refuse(job, "log_compression: the chunk size must be from 1k to 512m");
 	if (o->io.dedupe_global && o->io.dedupe_mode != DEDUPE_WORKING_SET && o->dedupe_pct)

@@ -100,6 +100,8 @@ static void start_measuring(struct wstate *s)
 	memset(s->sample_bytes, 0, sizeof(s->sample_bytes));
 	memset(s->sample_ios, 0, sizeof(s->sample_ios));
 	pace_reset_floors(s);
+	if (s->logs)
+		perflogs_start(s->logs, s->o);
 }
 
 int time_check(struct wstate *s)
