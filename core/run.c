@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/dedupe.h"
 #include "core/engine.h"
 #include "core/guard.h"
 #include "core/layout.h"
@@ -405,6 +406,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->stop = &rc->stop;
 		w->debug = debug_for_clone(&cfg->prog.debug, (unsigned)i);
 		w->warnings_fatal = cfg->prog.warnings_fatal;
+		dedupe_place(rc, i, w);
 		w->ts = c->ts;
 		w->progress = &c->progress;
 		w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;

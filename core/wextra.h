@@ -9,7 +9,6 @@
 struct wstate;
 struct io_unit;
 struct flow;
-struct dedupe_set;
 struct offload;
 
 struct wextra {
@@ -29,8 +28,9 @@ struct wextra {
 	/* flow.c */
 	struct flow *flow;          /* flow=: the shared counters of its flow_id */
 	uint64_t flow_ios;          /* its own */
-	/* dedupe.c */
-	struct dedupe_set *dedupe;  /* dedupe_mode=working_set: the buffers repeated */
+	/* buffers.c: dedupe_mode=working_set */
+	uint64_t dd_key;            /* the set's seeds (one key for a dedupe_global set) */
+	uint64_t dd_made;           /* buffers of its slice its unique writes have made */
 	/* offload.c */
 	struct offload *offload;    /* io_submit_mode=offload: the submitter threads */
 };

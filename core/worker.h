@@ -39,6 +39,8 @@ struct worker {
 	const struct tsc_clock *clk; /* clocksource=cpu: the run's calibrated TSC; NULL: the kernel's */
 	unsigned debug;          /* --debug: the categories this clone prints (core/debug.h) */
 	bool warnings_fatal;     /* --warnings-fatal: a note fails the job */
+	/* dedupe_mode=working_set: its slice of the set (start, length) and the set's size */
+	uint64_t dedupe_start, dedupe_len, dedupe_total;
 	int err;                 /* -errno of the failure that stopped it, 0 if none */
 };
 
