@@ -1,4 +1,7 @@
-/* dedupe_mode=working_set: the buffers a deduplicated write repeats are a working set of
+/* What a clone of the run shares with others for core/options_io.c's options: its place in
+ * flow control and in a dedupe_global working set.
+ *
+ * dedupe_mode=working_set: the buffers a deduplicated write repeats are a working set of
  * dedupe_working_set_percentage of the job's size, made by its first unique writes; with
  * dedupe_global the clones that have it share one set, each making its own slice of it.
  * A buffer of the set is random data from a seed that its index gives, so the set takes no
@@ -22,8 +25,9 @@ static bool in_set(const struct job_opts *o)
 	return o->dedupe_pct && o->io.dedupe_mode == DEDUPE_WORKING_SET;
 }
 
-void dedupe_place(const struct run_ctx *rc, size_t ci, struct worker *w)
+void io_place(struct run_ctx *rc, size_t ci, struct worker *w)
 {
+	w->flows = &rc->flows;
 	const struct job_opts *o = &rc->cfg->jobs[rc->clones[ci].job].o;
 	w->dedupe_start = 0;
 	w->dedupe_len = w->dedupe_total = in_set(o) ? set_len(o, &rc->clones[ci].plan) : 0;

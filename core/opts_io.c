@@ -97,8 +97,6 @@ int opts_io_resolve(struct job *job, const struct opt_list *const *lists, size_t
 	}
 	if (o->io.log_compression && (o->io.log_compression < 1024 || o->io.log_compression > (512u << 20)))
 		return refuse(job, "log_compression: the chunk size must be from 1k to 512m");
-	if (o->io.dedupe_global && o->io.dedupe_mode != DEDUPE_WORKING_SET && o->dedupe_pct)
-		return refuse(job, "dedupe_global: needs dedupe_mode=working_set (as fio)");
 	if (o->io.dedupe_mode == DEDUPE_WORKING_SET && o->dedupe_pct && !o->size && !o->filesize_lo)
 		return refuse(job, "dedupe_mode=working_set: needs size= (the working set is a share of it, as fio)");
 	if (o->io.submit_mode == SUBMIT_OFFLOAD && job->ops && !(job->ops->flags & ENGINE_SYNC) &&

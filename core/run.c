@@ -107,7 +107,7 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			return -EROFS;
 		}
 	}
-	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only) {
+	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only && o->io.submit_mode != SUBMIT_OFFLOAD) {
 		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1%s\n",
 			o->name, ops->name, o->iodepth, cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
 		if (cfg->prog.warnings_fatal)
@@ -201,6 +201,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 {
 	size_t total = 0;
 	rc->cfg = cfg;
+	flow_table_init(&rc->flows); /* a mutex that holds nothing to free */
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		struct job *job = &cfg->jobs[i];
 		if (job_resolve(job, &cfg->cmdline_globals))
@@ -406,7 +407,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->stop = &rc->stop;
 		w->debug = debug_for_clone(&cfg->prog.debug, (unsigned)i);
 		w->warnings_fatal = cfg->prog.warnings_fatal;
-		dedupe_place(rc, i, w);
+		io_place(rc, i, w);
 		w->ts = c->ts;
 		w->progress = &c->progress;
 		w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;

@@ -10,6 +10,7 @@
 #include "core/cluster.h"
 #include "core/diskstats.h"
 #include "core/files.h"
+#include "core/flow.h"
 #include "core/job.h"
 #include "core/progflags.h"
 #include "core/results.h"
@@ -130,6 +131,7 @@ struct run_ctx {
 	atomic_uint threads_done;
 	uint64_t last_eta_bytes[DDIR_NR], last_eta_ios[DDIR_NR], last_eta_ns;
 	struct monitor_state mon;           /* core/monitor.c: ETA timing, the aggregate log, the trigger */
+	struct flow_table flows;            /* flow=: the flows' shared counters (core/flow.h) */
 };
 
 /* Free what run_describe and run_summarize made (before summarizing again). */

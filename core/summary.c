@@ -80,7 +80,7 @@ static int describe_job(struct job_result *jr, const struct job *job, const stru
 	jr->job = job;
 	bs_range(&job->o, jr->bs_min_bytes, jr->bs_max_bytes);
 	jr->engine = job->o.ioengine;
-	jr->depth = ops && (ops->flags & ENGINE_SYNC) ? 1 : job->o.iodepth;
+	jr->depth = ops && (ops->flags & ENGINE_SYNC) && job->o.io.submit_mode != SUBMIT_OFFLOAD ? 1 : job->o.iodepth;
 	jr->bs_text = option_text(cfg, job, "bs", "4k");
 	return fio_names(&jr->options, &job->given, ops);
 }

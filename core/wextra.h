@@ -63,6 +63,12 @@ int extra_unlink_files(struct wstate *s);
 /* sync_file_range=...:N: a write was handed over; then, when s->x.sfr_due, the syncs. */
 void extra_sfr_written(struct wstate *s, unsigned file, uint64_t off, uint64_t len);
 int extra_sfr_sync(struct wstate *s);
+/* flow=: is the job ahead of its share of its flow (so it waits)? If not, the I/O is counted. */
+bool extra_flow_held(struct wstate *s);
+/* ... the wait: flow_sleep, or a yield. */
+void extra_flow_wait(struct wstate *s);
+/* serialize_overlap: is an I/O in flight (or queued) that overlaps u on its file? */
+bool extra_overlaps(const struct wstate *s, const struct io_unit *u);
 /* max_latency: -ETIMEDOUT when the I/O took longer than allowed. */
 int extra_latency_check(const struct wstate *s, const struct io_unit *u, uint64_t lat_ns);
 

@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "core/debug.h"
+#include "core/offload.h"
 #include "core/worker_int.h"
 
 static const char *const ddir_word[DDIR_NR] = { "read", "write", "trim" };
@@ -329,6 +330,11 @@ static bool issue_one(struct wstate *s)
 	bool issued;
 	if (s->ver.on && verify_turn(s, &issued))
 		return issued;
+	if (s->x.flow && extra_flow_held(s)) { /* flow control: ahead of its share; let the others go */
+		drain(s);
+		extra_flow_wait(s);
+		return false;
+	}
 	if (s->x.sfr_due) { /* sync_file_range: N writes were issued, before the next I/O */
 		drain(s);
 		int ret = extra_sfr_sync(s);
@@ -360,6 +366,10 @@ static bool issue_one(struct wstate *s)
 	u->fd = f->fd;
 	u->file_index = (unsigned)(f - s->files);
 	verify_mark(s, u, false);
+	while (o->io.serialize_overlap && extra_overlaps(s, u)) { /* what it overlaps completes first */
+		commit_pending(s);
+		reap_some(s, 1, 0);
+	}
 	if (d == DDIR_WRITE) {
 		if (s->ver.on)
 			verify_stamp(s, u);
@@ -597,6 +607,7 @@ static void worker_body(struct wstate *s)
 int worker_run(struct worker *w)
 {
 	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
+	const struct engine_ops *real_ops = w->ops; /* offload swaps a wrapper in */
 	int ret;
 
 	time_reset_stats(&s);
@@ -607,12 +618,20 @@ int worker_run(struct worker *w)
 		goto out_free_state;
 	}
 	start_delay(&s);
+	if (w->o->io.submit_mode == SUBMIT_OFFLOAD) { /* submitter threads behind a wrapper engine */
+		if (!(s.x.offload = offload_new(&s, w->ops, w->o->iodepth, w->plan->nfiles))) {
+			ret = worker_nomem(&s, "io_submit_mode=offload's threads", sizeof(void *) * w->o->iodepth);
+			goto out_free_state;
+		}
+		w->ops = offload_ops(s.x.offload);
+	}
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
 	s.io_limit = w->plan->io_limit;
 	ret = alloc_state(&s);
 	if (ret)
 		goto out_free_state;
+	s.eng.priv = s.x.offload;
 	ret = engine_init(w->ops, &s.eng);
 	if (ret) {
 		engine_failed(&s, "cannot start: ", ret);
@@ -654,6 +673,8 @@ out_close_files:
 out_cleanup_engine:
 	engine_cleanup(w->ops, &s.eng);
 out_free_state:
+	w->ops = real_ops;
+	offload_free(s.x.offload);
 	free_state(&s);
 	if (ret && !w->err) {
 		w->err = ret;

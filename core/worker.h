@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "core/engine.h"
+#include "core/flow.h"
 #include "core/stats.h"
 
 struct file_plan;
@@ -41,6 +42,7 @@ struct worker {
 	bool warnings_fatal;     /* --warnings-fatal: a note fails the job */
 	/* dedupe_mode=working_set: its slice of the set (start, length) and the set's size */
 	uint64_t dedupe_start, dedupe_len, dedupe_total;
+	struct flow_table *flows; /* flow=: the run's flows */
 	int err;                 /* -errno of the failure that stopped it, 0 if none */
 };
 

@@ -2,6 +2,7 @@
  * loop boundaries, sync_file_range's ranges and calls, max_latency. The loop (worker.c)
  * drains the queue before the calls that need it and decides what a failure does. */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,11 @@ int extra_setup(struct wstate *s)
 		for (unsigned i = 0; i < s->nfiles; i++)
 			s->x.sfr_lo[i] = UINT64_MAX;
 	}
+	if (o->io.flow && s->w->flows && !(s->x.flow = flow_join(s->w->flows, o->io.flow_id, o->io.flow))) {
+		fprintf(stderr, "iobench: job '%s': flow_id=%u: more than %d flows in one run\n", o->name, o->io.flow_id,
+			FLOW_MAX);
+		return -E2BIG;
+	}
 	if (o->io.unlink_each_loop && o->loops > 1 && !o->time_based && !(s->w->ops->flags & ENGINE_NO_FILE)) {
 		s->x.loop_bytes = s->io_limit / o->loops;
 		s->x.loop_end = s->x.loop_bytes;
@@ -32,6 +38,9 @@ int extra_setup(struct wstate *s)
 
 void extra_teardown(struct wstate *s)
 {
+	if (s->x.flow)
+		flow_leave(s->w->flows, s->x.flow, s->o->io.flow);
+	s->x.flow = NULL;
 	free(s->x.sfr_lo);
 	free(s->x.sfr_hi);
 	s->x.sfr_lo = s->x.sfr_hi = NULL;
@@ -133,6 +142,34 @@ int extra_sfr_sync(struct wstate *s)
 		}
 	}
 	return 0;
+}
+
+bool extra_flow_held(struct wstate *s)
+{
+	return !flow_may_issue(s->x.flow, s->o->io.flow, &s->x.flow_ios);
+}
+
+/* Held back (the queue is drained): flow_sleep, or (0) just let the other jobs run. */
+void extra_flow_wait(struct wstate *s)
+{
+	if (s->o->io.flow_sleep_us)
+		clock_sleep_ns(pace_bound(s, s->o->io.flow_sleep_us * 1000ULL));
+	else
+		sched_yield();
+	s->now = clock_fast_ns(s->clk);
+}
+
+bool extra_overlaps(const struct wstate *s, const struct io_unit *u)
+{
+	for (unsigned i = 0; i < s->depth; i++) {
+		const struct io_unit *v = &s->units[i];
+		unsigned char st = s->unit_state[i];
+		if (v == u || (st != UNIT_QUEUED && st != UNIT_INFLIGHT) || v->file_index != u->file_index)
+			continue;
+		if (v->offset < u->offset + u->len && u->offset < v->offset + v->len)
+			return true;
+	}
+	return false;
 }
 
 /* max_latency: -ETIMEDOUT (after a line) when an I/O took longer than its direction allows. */

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 
 #include "core/files.h"
+#include "core/flow.h"
 #include "core/perflog.h"
 #include "core/rand.h"
 #include "core/wextra.h"
