@@ -266,6 +266,9 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_r
 			strerror(ts->first_error));
 	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		u->jr->depth);
+	if (u->job->o.io.block_error_pct) /* fio's block states, which only trims change: none here */
+		fprintf(out, "  block lifetime percentiles :\n   |        states               : unwritten=0, trimmed=0, "
+			     "written=0, trim failure=0, write failure=0\n");
 }
 
 static void show_group(FILE *out, const struct group_summary *gs)
