@@ -27,8 +27,14 @@ static bool in_set(const struct job_opts *o)
 
 void io_place(struct run_ctx *rc, size_t ci, struct worker *w)
 {
-	w->flows = &rc->flows;
 	const struct job_opts *o = &rc->cfg->jobs[rc->clones[ci].job].o;
+	w->flows = &rc->flows;
+	/* flow=: the clones of a group join before any starts, so that the first to start does
+	 * not run alone; one that waits first (startdelay, wait_for) joins when it starts. */
+	w->flow = NULL;
+	w->flow_ios = 0;
+	if (o->io.flow && !o->startdelay_us[1] && !o->wait_for[0])
+		w->flow = flow_join(&rc->flows, o->io.flow_id, o->io.flow, &w->flow_ios);
 	w->dedupe_start = 0;
 	w->dedupe_len = w->dedupe_total = in_set(o) ? set_len(o, &rc->clones[ci].plan) : 0;
 	if (!in_set(o) || !o->io.dedupe_global)

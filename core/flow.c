@@ -9,7 +9,10 @@ void flow_table_init(struct flow_table *t)
 	pthread_mutex_init(&t->lock, NULL);
 }
 
-struct flow *flow_join(struct flow_table *t, unsigned id, unsigned weight)
+/* A job joins (mine: its count, 0 so far) with the share its weight gives of what the flow has
+ * issued already, so that it neither races to catch up nor holds the others back: the shares
+ * are the weights' from its first I/O. */
+struct flow *flow_join(struct flow_table *t, unsigned id, unsigned weight, uint64_t *mine)
 {
 	struct flow *f = NULL;
 	pthread_mutex_lock(&t->lock);
@@ -23,6 +26,9 @@ struct flow *flow_join(struct flow_table *t, unsigned id, unsigned weight)
 		atomic_store(&f->ios, 0);
 	}
 	if (f) {
+		uint64_t w = atomic_load(&f->weight), all = atomic_load(&f->ios);
+		*mine = w ? (uint64_t)((unsigned __int128)all * weight / w) : 0;
+		atomic_fetch_add(&f->ios, *mine);
 		f->members++;
 		atomic_fetch_add(&f->weight, weight);
 	}
@@ -30,10 +36,12 @@ struct flow *flow_join(struct flow_table *t, unsigned id, unsigned weight)
 	return f;
 }
 
-void flow_leave(struct flow_table *t, struct flow *f, unsigned weight)
+/* ... and leaves: its weight and its count go, so the others' shares stay the weights'. */
+void flow_leave(struct flow_table *t, struct flow *f, unsigned weight, uint64_t mine)
 {
 	pthread_mutex_lock(&t->lock);
 	atomic_fetch_sub(&f->weight, weight);
+	atomic_fetch_sub(&f->ios, mine);
 	f->members--;
 	pthread_mutex_unlock(&t->lock);
 }

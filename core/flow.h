@@ -25,10 +25,11 @@ struct flow_table {
 };
 
 void flow_table_init(struct flow_table *t);
-/* A job of flow id with this weight starts: its flow (NULL when FLOW_MAX flows are in use). */
-struct flow *flow_join(struct flow_table *t, unsigned id, unsigned weight);
-/* ... and ends: its weight leaves the flow. */
-void flow_leave(struct flow_table *t, struct flow *f, unsigned weight);
+/* A job of flow id with this weight starts: its flow (NULL when FLOW_MAX flows are in use),
+ * and its count (*mine): its weight's share of what the flow issued before it came. */
+struct flow *flow_join(struct flow_table *t, unsigned id, unsigned weight, uint64_t *mine);
+/* ... and ends: its weight and its count leave the flow. */
+void flow_leave(struct flow_table *t, struct flow *f, unsigned weight, uint64_t mine);
 /* May a job of this weight, which issued *mine of the flow's I/Os, issue one more? If so the
  * I/O is counted (in *mine and the flow). */
 bool flow_may_issue(struct flow *f, unsigned weight, uint64_t *mine);

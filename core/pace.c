@@ -74,16 +74,15 @@ void pace_reset_floors(struct wstate *s)
 	memset(s->pace.ios, 0, sizeof(s->pace.ios));
 }
 
-/* thinktime_blocks I/Os issued (thinktime_blocks_type=issue) or completed (complete, the
- * default) since the last pause, or thinktime_iotime of I/O, whichever comes first. */
+/* thinktime_blocks I/Os issued since the last pause, or thinktime_iotime of I/O, whichever
+ * comes first. (thinktime_blocks_type=complete, the default, has the loop drain the queue
+ * first, so the pause follows that many completions; =issue pauses with them in flight.) */
 bool pace_think_due(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	if (!o->thinktime_us)
 		return false;
-	uint64_t blocks = o->thinktime_blocks ? o->thinktime_blocks : 1;
-	uint64_t n = o->io.think_type == THINK_ISSUE ? ++s->pace.think_count : s->x.think_done - s->x.think_mark;
-	if (n >= blocks)
+	if (++s->pace.think_count >= (o->thinktime_blocks ? o->thinktime_blocks : 1))
 		return true;
 	if (!s->x.think_from_ns)
 		s->x.think_from_ns = s->now;
@@ -113,7 +112,6 @@ void pace_think(struct wstate *s)
 	clock_sleep_until(s->clk, end, s->w->stop);
 	s->now = clock_fast_ns(s->clk);
 	s->pace.think_count = 0;
-	s->x.think_mark = s->x.think_done;
 	s->x.think_from_ns = s->now;
 	/* As fio, the rate catches up on the time spent thinking, unless rate_ignore_thinktime. */
 	for (int d = 0; d < DDIR_NR && o->io.rate_ignore_thinktime; d++)

@@ -21,8 +21,6 @@ struct wextra {
 	bool sfr_due;               /* N writes were issued: sync before the next */
 	uint64_t loop_bytes;        /* unlink_each_loop: bytes of one loop; the next loop ends at */
 	uint64_t loop_end;
-	uint64_t think_done;        /* thinktime_blocks_type=complete: completions counted */
-	uint64_t think_mark;        /* ... at the last pause */
 	uint64_t think_from_ns;     /* thinktime_iotime: I/O since */
 	uint64_t iops_sample_ns;    /* worker_time.c: the IOPS sample's start (iopsavgtime) */
 	/* flow.c */
@@ -54,6 +52,8 @@ int werr_finish(struct wstate *s);
 /* worker_extra.c */
 int extra_setup(struct wstate *s);
 void extra_teardown(struct wstate *s);
+/* The worker's very end, whatever failed: it leaves its flow. */
+void extra_leave(struct wstate *s);
 /* pre_read: the files' regions read into the page cache (untimed). 0 or -errno. */
 int extra_pre_read(struct wstate *s);
 /* unlink_each_loop: has a loop ended (and another is to come)? */

@@ -451,7 +451,10 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	if (d == DDIR_WRITE)
 		after_write(s, f, u);
 	if (!check && pace_think_due(s)) {
-		drain(s);
+		if (s->o->io.think_type == THINK_COMPLETE) /* after the blocks completed; =issue: in flight */
+			drain(s);
+		else
+			commit_pending(s);
 		pace_think(s);
 		return false;
 	}
@@ -675,6 +678,7 @@ out_cleanup_engine:
 out_free_state:
 	w->ops = real_ops;
 	offload_free(s.x.offload);
+	extra_leave(&s);
 	free_state(&s);
 	if (ret && !w->err) {
 		w->err = ret;

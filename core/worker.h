@@ -43,6 +43,8 @@ struct worker {
 	/* dedupe_mode=working_set: its slice of the set (start, length) and the set's size */
 	uint64_t dedupe_start, dedupe_len, dedupe_total;
 	struct flow_table *flows; /* flow=: the run's flows */
+	struct flow *flow;        /* ... its own, joined before the threads start (NULL: joins itself) */
+	uint64_t flow_ios;        /* ... and its count when it joined */
 	int err;                 /* -errno of the failure that stopped it, 0 if none */
 };
 

@@ -24,7 +24,10 @@ int extra_setup(struct wstate *s)
 		for (unsigned i = 0; i < s->nfiles; i++)
 			s->x.sfr_lo[i] = UINT64_MAX;
 	}
-	if (o->io.flow && s->w->flows && !(s->x.flow = flow_join(s->w->flows, o->io.flow_id, o->io.flow))) {
+	s->x.flow = s->w->flow;
+	s->x.flow_ios = s->w->flow_ios;
+	if (o->io.flow && !s->x.flow && s->w->flows &&
+	    !(s->x.flow = flow_join(s->w->flows, o->io.flow_id, o->io.flow, &s->x.flow_ios))) {
 		fprintf(stderr, "iobench: job '%s': flow_id=%u: more than %d flows in one run\n", o->name, o->io.flow_id,
 			FLOW_MAX);
 		return -E2BIG;
@@ -36,11 +39,17 @@ int extra_setup(struct wstate *s)
 	return 0;
 }
 
+/* The worker ends, however it ends: its weight leaves its flow (the others would wait for it). */
+void extra_leave(struct wstate *s)
+{
+	struct flow *f = s->x.flow ? s->x.flow : s->w->flow;
+	if (f)
+		flow_leave(s->w->flows, f, s->o->io.flow, s->x.flow ? s->x.flow_ios : s->w->flow_ios);
+	s->x.flow = s->w->flow = NULL;
+}
+
 void extra_teardown(struct wstate *s)
 {
-	if (s->x.flow)
-		flow_leave(s->w->flows, s->x.flow, s->o->io.flow);
-	s->x.flow = NULL;
 	free(s->x.sfr_lo);
 	free(s->x.sfr_hi);
 	s->x.sfr_lo = s->x.sfr_hi = NULL;

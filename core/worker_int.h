@@ -205,12 +205,10 @@ static inline void pace_done(struct wstate *s, enum ddir d, uint64_t bytes)
 {
 	s->pace.bytes[d] += bytes;
 	s->pace.ios[d]++;
-	s->x.think_done++; /* thinktime_blocks_type=complete */
 }
 /* Start the floors' count again (the end of the ramp). */
 void pace_reset_floors(struct wstate *s);
-/* After an I/O is issued: should the job pause now (thinktime: blocks issued or completed,
- * thinktime_iotime)? */
+/* After an I/O is issued: should the job pause now (thinktime_blocks, thinktime_iotime)? */
 bool pace_think_due(struct wstate *s);
 /* The pause itself (the loop has drained the queue). */
 void pace_think(struct wstate *s);

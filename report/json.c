@@ -151,7 +151,7 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 		jint(job, "eta", 0);
 		jint(job, "elapsed", (int64_t)u->elapsed_s);
 	}
-	if (!u->all_clients)
+	if (!u->all_clients && u->options->n) /* fio: none for a job given no options of its own */
 		add_options(job, "job options", u->options);
 	/* fio's order: read, write, trim, sync, then mixed (unified_rw_reporting=both);
 	 * a mixed-only report has no sync. */
@@ -182,7 +182,7 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 		jint(job, "total_err", (int64_t)ts->nr_errors);
 		jint(job, "first_error", ts->first_error);
 	}
-	if (!u->all_clients) {
+	if (!u->all_clients && !o->io.create_only) { /* fio: none for a job that only laid out */
 		jint(job, "latency_depth", u->jr->depth);
 		jint(job, "latency_target", 0);
 		jflt(job, "latency_percentile", 100.0);
