@@ -63,6 +63,8 @@ BUILD      := build/static/obj
 PKG_CFLAGS := -I$(STATIC_DEPS)/include
 PKG_LDLIBS := $(STATIC_DEPS)/lib/libcjson.a $(STATIC_DEPS)/lib/libisal.a -luring -lxxhash -lcrypto -lz
 override LDFLAGS += -static
+# Engines whose libraries are loaded at run time (rbd, rados) are compiled out.
+override CPPFLAGS += -DIOBENCH_STATIC
 endif
 # `make mpi`: ./iobench-mpi, the same program built with mpicc and the MPI cluster layer.
 ifeq ($(MPI),1)
@@ -90,7 +92,7 @@ MAIN_OBJ    := $(BUILD)/core/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: static mpi bench test-gluster test-image test-container all run test check unit unit-bins integration build-deps deps test-deps \
+.PHONY: static mpi bench test-ceph test-gluster test-image test-container all run test check unit unit-bins integration build-deps deps test-deps \
 	clean install uninstall asan ubsan tsan docs fuzz FORCE
 all: iobench
 
@@ -110,7 +112,7 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $$($(PKG_CONFIG) --cflags cmocka) -o $@ $^ \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $$($(PKG_CONFIG) --cflags cmocka) -o $@ $(filter %.c %.o,$^) \
 		$(LDFLAGS) $$($(PKG_CONFIG) --libs cmocka) $(LDLIBS)
 
 # Install the Debian packages that are missing (only as root; otherwise one line says what
@@ -221,6 +223,16 @@ test-gluster: test-deps
 	@$(DEPS) glusterfs-server glusterfs-client xfsprogs iproute2
 	@$(MAKE) --no-print-directory all
 	@sh tests/gluster/run.sh
+
+# `make test-ceph`: a single-node Ceph (mon, mgr, one bluestore OSD on a loop device, and a
+# RADOS Gateway with an S3 user) in private namespaces; the rbd and rados engines against fio
+# 3.33 on it, hostile setups, and iobench/fio figures (about 4 minutes; not part of `make
+# test`). See docs/storage-systems.md.
+CEPH_DEBS := ceph-mon ceph-osd ceph-mgr ceph-common radosgw curl librbd-dev librados-dev
+test-ceph: test-deps
+	@$(DEPS) $(CEPH_DEBS)
+	@$(MAKE) --no-print-directory all
+	@sh tests/ceph/t_ceph.sh
 
 # `make asan test` / `make ubsan test` / `make tsan test`: the same tests on a sanitizer build.
 asan ubsan tsan:

@@ -338,7 +338,7 @@ const struct cli_flag cli_flags[] = {
 	{ "inflate-log", NULL, FLAG_VALUE, "FILE", flag_inflate_log,
 	  "print a log fio stored compressed (log_store_compressed, .fz), then exit", 0 },
 	{ "merge-blktrace-only", NULL, FLAG_BARE, NULL, flag_merge_blktrace_only,
-	  "merge blktrace files: not yet (needs read_iolog blktrace replay)", 0 },
+	  "merge the jobs' blktrace files (read_iolog, merge_blktrace_file), then exit without I/O", 0 },
 	{ "client", NULL, FLAG_VALUE, "HOST", flag_remote,
 	  "refused: fio's client/server protocol (iobench spreads work with MPI and Kubernetes)", 0 },
 	{ "server", NULL, FLAG_OPTIONAL, "ARGS", flag_remote,

@@ -150,12 +150,13 @@ int flag_daemonize(const struct flag_call *c)
 	return ret ? ret : FLAG_NEXT;
 }
 
-/* fio merges blktrace files for read_iolog replay; iobench has no blktrace replay yet. */
+/* Only merge_blktrace_file's merges (core/iolog_plan.c): the jobs are parsed, their traces
+ * merged, and nothing runs. */
 int flag_merge_blktrace_only(const struct flag_call *c)
 {
-	fprintf(stderr, "iobench: --merge-blktrace-only: not yet: it merges the blktrace files of read_iolog "
-			"replay (merge_blktrace_file), which iobench does not have yet\n");
-	return -ENOTSUP;
+	c->cfg->prog.merge_blktrace_only = true;
+	c->cfg->parse_only = true;
+	return FLAG_NEXT;
 }
 
 /* Deprecated in fio for --output-format=...,terse: the terse lines as well. */

@@ -17,7 +17,8 @@ static const char *const cat_names[DBG_NR] = {
 /* What iobench prints lines for; the others are accepted with a note. */
 #define DBG_SHOWN                                                                                          \
 	(DBG_BIT(DBG_FILE) | DBG_BIT(DBG_IO) | DBG_BIT(DBG_MEM) | DBG_BIT(DBG_RANDOM) | DBG_BIT(DBG_PARSE) |     \
-	 DBG_BIT(DBG_DISKUTIL) | DBG_BIT(DBG_JOB) | DBG_BIT(DBG_TIME) | DBG_BIT(DBG_HELPERTHREAD))
+	 DBG_BIT(DBG_DISKUTIL) | DBG_BIT(DBG_JOB) | DBG_BIT(DBG_TIME) | DBG_BIT(DBG_HELPERTHREAD) | DBG_BIT(DBG_RATE) | \
+	 DBG_BIT(DBG_STEADYSTATE))
 
 static void print_help(FILE *out)
 {
@@ -75,8 +76,8 @@ static void note_silent(const struct debug_opts *d, bool all)
 		if (quiet & DBG_BIT(c))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", list[0] ? ", " : "", cat_names[c]);
 	fprintf(stderr, "iobench: --debug: nothing to show for %s in iobench (threads, no network protocol, no "
-			"blktrace, compressed logs, steady state or zoned devices; lines exist for file, io, mem, "
-			"random, parse, diskutil, job, time, helperthread)\n", list);
+			"blktrace, compressed logs or zoned devices; lines exist for file, io, mem, random, parse, "
+			"diskutil, job, time, rate, steadystate, helperthread)\n", list);
 }
 
 int debug_parse(const char *spec, struct debug_opts *d, FILE *out, bool quiet)

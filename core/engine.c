@@ -1,8 +1,13 @@
 /* Engine wrappers: defaults for the hooks an engine leaves NULL. */
 #include "core/engine.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "core/files.h"
@@ -10,6 +15,81 @@
 void engine_make_parents(const char *path)
 {
 	files_make_parents(path);
+}
+
+int engine_resolve(const struct engine_ops *ops, struct job_opts *o, void *eng_opts, char *why, size_t len)
+{
+	return ops->resolve ? ops->resolve(o, eng_opts, why, len) : 0;
+}
+
+int engine_check(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *why,
+		 size_t len)
+{
+	return ops->check ? ops->check(o, eng_opts, why, len) : 0;
+}
+
+void engine_describe(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *buf,
+		     size_t len)
+{
+	buf[0] = '\0';
+	if (ops->describe)
+		ops->describe(o, eng_opts, buf, len);
+}
+
+int engine_check_job(const struct engine_ops *ops, const struct job_opts *o)
+{
+	if (ops->flags & ENGINE_TRIM)
+		return 0;
+	if (job_has_dir(o, DDIR_TRIM)) {
+		fprintf(stderr, "iobench: job '%s': ioengine=%s cannot trim (rw=%s)\n", o->name, ops->name, o->rw_text);
+		return -EINVAL;
+	}
+	if (o->trim.percentage && o->verify != VERIFY_NONE && o->do_verify && job_has_dir(o, DDIR_WRITE)) {
+		fprintf(stderr, "iobench: job '%s': ioengine=%s cannot trim (trim_percentage=%u)\n", o->name, ops->name,
+			o->trim.percentage);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Is soname one of IOBENCH_TEST_HIDE_LIBS's words? */
+static bool hidden_for_tests(const char *soname)
+{
+	const char *list = getenv("IOBENCH_TEST_HIDE_LIBS");
+	size_t n = strlen(soname);
+	for (const char *p = list; p && (p = strstr(p, soname)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+			return true;
+	return false;
+}
+
+int engine_load_library(const char *soname, const char *package, const struct engine_symbol *syms, size_t n,
+			void *table, char *why, size_t len)
+{
+	bool hidden = hidden_for_tests(soname);
+	void *h = hidden ? NULL : dlopen(soname, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+	if (!h) {
+		const char *err = hidden ? "" : dlerror();
+		if (hidden || (err && !strncmp(err, soname, strlen(soname)) && strstr(err, "cannot open shared object")))
+			snprintf(why, len, "%s is not installed (install the Debian package %s: apt-get install %s)",
+				 soname, package, package);
+		else
+			snprintf(why, len, "%s cannot be loaded: %s (it comes with the Debian package %s)", soname,
+				 err ? err : "unknown error", package);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < n; i++) {
+		void *f = dlsym(h, syms[i].name);
+		if (!f) {
+			snprintf(why, len, "%s has no %s: too old (install the Debian package %s of Debian 12 or later)",
+				 soname, syms[i].name, package);
+			dlclose(h);
+			return -ENOSYS;
+		}
+		memcpy((char *)table + syms[i].offset, &f, sizeof(f));
+	}
+	dlclose(h); /* RTLD_NODELETE: it stays loaded, the addresses stay good */
+	return 0;
 }
 
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx)

@@ -2,7 +2,9 @@
  * the core calls the engine_*() wrappers below, never the vtable directly. */
 #ifndef IOBENCH_ENGINE_H
 #define IOBENCH_ENGINE_H
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -22,6 +24,10 @@ struct io_unit {
 	uint64_t start_ns;  /* when prepared */
 	uint64_t issue_ns;  /* when handed to the kernel */
 	bool file_op;       /* ENGINE_FILE_OP engines: this I/O did the file's operation */
+	/* Its I/O priority (class << 13 | level): the job's (prio, prioclass; 0: none given),
+	 * or cmdprio's. ENGINE_IOPRIO engines give it to the kernel when it is not 0. */
+	uint16_t ioprio;
+	uint8_t prio_index; /* which of the job's priorities (0: its own; core/cmdprio.c) */
 };
 
 /* queue() answers, as fio's engines do. Negative values are -errno. */
@@ -29,6 +35,9 @@ enum engine_queue_result {
 	Q_COMPLETED = 0, /* done already: result is set */
 	Q_QUEUED = 1,    /* accepted; submitted by commit(), reaped by getevents() */
 	Q_BUSY = 2,      /* no room now: commit and reap, then try again */
+	/* Nothing done, and nothing more to do (the peer closed the stream, the program
+	 * exited): the job ends; this I/O is neither issued nor counted. */
+	Q_DONE = 3,
 };
 
 enum engine_flags {
@@ -40,6 +49,20 @@ enum engine_flags {
 	ENGINE_NO_LAYOUT = 1 << 3, /* the files are not laid out first (the engine makes them) */
 	ENGINE_DIRS = 1 << 4,      /* the "files" are directories: laying out makes them */
 	ENGINE_CHANGES_FILES = 1 << 5, /* creates or removes the files themselves (filecreate...) */
+	/* Does trims (DDIR_TRIM: rw=trim..., trim_percentage): trim_range() or, for engines that
+	 * touch no file (null) or only count I/Os (ENGINE_FILE_OP), counted as done. The core
+	 * refuses trim jobs on an engine without it (engine_check_job). */
+	ENGINE_TRIM = 1 << 6,
+	ENGINE_IOPRIO = 1 << 7, /* gives each I/O its own priority (u->ioprio): cmdprio* work */
+	/* With ENGINE_NO_FILE: the data lives outside the file system (an RBD image, RADOS
+	 * objects) and is kept, so verify reads check it; probe() finds and sizes the target. */
+	ENGINE_REMOTE = 1 << 8,
+	/* Not in this binary (the static one: its library can be neither linked statically nor
+	 * loaded by a static program). Its options still parse; a job using it is refused. */
+	ENGINE_COMPILED_OUT = 1 << 9,
+	/* The I/Os move no data (cpuio, exec): each is counted (total_ios) with no bytes, and
+	 * only the runtime, number_ios or the engine (Q_DONE) ends the job, as in fio. */
+	ENGINE_NO_IO = 1 << 10,
 };
 
 struct engine_ctx {
@@ -51,9 +74,15 @@ struct engine_ctx {
 	const int *fds;      /* the clone's files, by file index: set by open_file, -1 when closed;
 			      * all open by post_open unless files_one_by_one */
 	unsigned nr_fds;
+	const uint64_t *file_sizes; /* each file's size as planned (offset + region), by file index */
 	bool files_one_by_one; /* opened and closed in turn while the job runs (opendir reads) */
 	const struct job_opts *opts;
 	const void *eng_opts; /* the engine's own options (engine_ops.options), resolved */
+	unsigned clone;       /* which clone of its job (numjobs) this is, from 0 */
+	const atomic_bool *stop; /* set when the run stops (signal, exitall): end a long wait */
+	/* Clones of jobs whose engines do I/O (no ENGINE_NO_IO) not finished yet, this group's
+	 * and later ones' (cpuio's exit_on_io_done). */
+	const atomic_uint *io_jobs_left;
 	/* getevents() puts the I/Os it reaped here, in [0, n): an array of depth entries the
 	 * core owns. */
 	struct io_unit **events;
@@ -69,16 +98,37 @@ struct engine_ctx {
 struct engine_ops {
 	const char *name;
 	unsigned flags;
+	/* The shared library it loads at run time, for messages ("librbd.so.1"); NULL for none. */
+	const char *library;
 	/* Its own options: a table ended by { NULL } whose offsets are into a struct of
 	 * options_size bytes, filled from the defaults and the job's values (ctx->eng_opts). */
 	const struct option_def *options;
 	size_t options_size;
+	/* ENGINE_REMOTE engines: once per job, in the main thread, before its clones are planned:
+	 * check the target can be reached (library, cluster, pool, image) and give its size in
+	 * *bytes (0: it has none, size= decides). -errno refuses the job, with why saying why. */
+	int (*probe)(const struct job_opts *o, const void *eng_opts, uint64_t *bytes, char *why, size_t len);
+	/* Once the job's options are all set (also for --parse-only): check the engine's
+	 * against the job's and set the core options that follow from them (cpuio: the
+	 * thinktime between bursts). 0, or -EINVAL with the reason in why (one line, naming
+	 * the option). */
+	int (*resolve)(struct job_opts *o, void *eng_opts, char *why, size_t len);
+	/* Before the run starts (not for --parse-only): what the engine can know is wrong before
+	 * any job runs (exec: the program is not there). 0, or -errno with the reason in why
+	 * (one line, naming the option). */
+	int (*check)(const struct job_opts *o, const void *eng_opts, char *why, size_t len);
+	/* What fio's engine says of a job as each of its clones starts, for the normal format
+	 * ("burn (noop): ioengine=cpuio, cpuload=50, cpucycle=50000"; lines split by '\n'). */
+	void (*describe)(const struct job_opts *o, const void *eng_opts, char *buf, size_t len);
 	int (*init)(struct engine_ctx *ctx);
 	void (*cleanup)(struct engine_ctx *ctx);
 	int (*open_file)(struct engine_ctx *ctx, const char *path, int flags, int *fd);
 	/* Every file is open (ctx->fds): register them, say (io_uring). */
 	int (*post_open)(struct engine_ctx *ctx);
 	int (*close_file)(struct engine_ctx *ctx, int fd);
+	/* fsync=N, fdatasync=N, end_fsync for a target that is not a file descriptor (an RBD
+	 * image): make what was written durable, synchronously. NULL: fsync(2) on the file. */
+	int (*sync_file)(struct engine_ctx *ctx, unsigned file_index);
 	int (*queue)(struct engine_ctx *ctx, struct io_unit *u);
 	int (*commit)(struct engine_ctx *ctx);
 	/* Wait for at least min completions (or until timeout, if not NULL); put those ready
@@ -94,10 +144,32 @@ const struct engine_ops *engine_by_index(size_t i);
 /* "psync, sync, ...": every engine's name, into buf; returns buf. */
 const char *engine_names(char *buf, size_t len);
 
+/* An optional shared library, loaded at run time: each symbol's address goes to
+ * (char *)table + offset. */
+struct engine_symbol {
+	const char *name;
+	size_t offset;
+};
+/* Load soname (never unloaded: RTLD_NODELETE) and resolve syms[0..n). 0, or -ENOENT /
+ * -ENOSYS with why saying what is missing and which Debian package to install. The
+ * environment variable IOBENCH_TEST_HIDE_LIBS (sonames, space-separated) makes the named
+ * libraries look absent, for tests on machines that have them. */
+int engine_load_library(const char *soname, const char *package, const struct engine_symbol *syms, size_t n,
+			void *table, char *why, size_t len);
+
 /* For engines that make files (filecreate, dircreate): mkdir -p the directories above path. */
 void engine_make_parents(const char *path);
 
+/* Can ops run the job o at all? Trims (rw=trim..., trim_percentage with verify) need
+ * ENGINE_TRIM. 0, or -EINVAL after one line naming the engine and the option. */
+int engine_check_job(const struct engine_ops *ops, const struct job_opts *o);
+
 /* Wrappers: fill defaults for hooks an engine leaves NULL. */
+int engine_resolve(const struct engine_ops *ops, struct job_opts *o, void *eng_opts, char *why, size_t len);
+int engine_check(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *why,
+		 size_t len);
+void engine_describe(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, char *buf,
+		     size_t len);
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx);
 void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx);
 int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,
@@ -109,6 +181,11 @@ static inline int engine_queue(const struct engine_ops *ops, struct engine_ctx *
 			       struct io_unit *u)
 {
 	return ops->queue(ctx, u);
+}
+
+static inline int engine_sync_file(const struct engine_ops *ops, struct engine_ctx *ctx, unsigned file_index)
+{
+	return ops->sync_file(ctx, file_index);
 }
 
 static inline int engine_commit(const struct engine_ops *ops, struct engine_ctx *ctx)

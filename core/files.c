@@ -251,10 +251,10 @@ static bool fill_plan(const struct job_opts *o, struct clone_file *f, unsigned n
 
 /* One file's region from the options and, where needed, its present size. */
 static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles, bool no_file,
-		       struct rng *r, struct clone_file *f)
+		       uint64_t target_bytes, struct rng *r, struct clone_file *f)
 {
-	uint64_t g = job_min_bs(o), real = 0, region;
-	f->exists = !no_file && files_target_size(f->path, &real) == 0;
+	uint64_t g = job_min_bs(o), real = no_file ? target_bytes : 0, region;
+	f->exists = no_file ? target_bytes > 0 : files_target_size(f->path, &real) == 0;
 	if (o->filesize_lo) {
 		uint64_t span = o->filesize_hi - o->filesize_lo;
 		f->file_size = align_down(o->filesize_lo + (span ? rng_below(r, span + 1) : 0), g);
@@ -264,9 +264,9 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 	if (fill_plan(o, f, nfiles, real, g))
 		return 0;
 	if (!o->filesize_lo && (o->size_pct || !o->size) && (!f->exists || !real)) {
-		fprintf(stderr, "iobench: job '%s': size: not given, and '%s' %s\n", o->name, f->path,
-			no_file ? "is not a file (the null engine needs a size)"
-				: f->exists ? "is empty" : "does not exist");
+		fprintf(stderr, "iobench: job '%s': size: not given, and '%s' %s%s%s\n", o->name, f->path,
+			no_file ? "is not a file (ioengine=" : f->exists ? "is empty" : "does not exist",
+			no_file ? o->ioengine : "", no_file ? " needs a size)" : "");
 		return -EINVAL;
 	}
 	uint64_t base = f->file_size ? f->file_size : size_seen(o, real, clone, nfiles, g);
@@ -278,6 +278,12 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 	if (!f->file_size && (__builtin_add_overflow(f->offset, f->region, &f->file_size) ||
 			      f->file_size > (uint64_t)INT64_MAX))
 		return beyond_limit(o, f->path, "offset + size", clone);
+	if (no_file && target_bytes && f->offset + f->region > target_bytes) {
+		fprintf(stderr, "iobench: job '%s': offset + size (%llu bytes) is beyond the end of the %s target "
+				"(%llu bytes)\n", o->name, (unsigned long long)(f->offset + f->region), o->ioengine,
+			(unsigned long long)target_bytes);
+		return -EINVAL;
+	}
 	if (f->region < g && !(job_whole_files(o) && f->region)) {
 		fprintf(stderr, "iobench: job '%s': '%s': the region (%llu bytes at offset %llu) is smaller "
 				"than the block size\n", o->name, f->path, (unsigned long long)f->region,
@@ -306,7 +312,7 @@ static int check_creatable(const struct job_opts *o, const char *path)
 	return 0;
 }
 
-int files_plan(const struct job_opts *o, unsigned clone, bool no_file, struct file_plan *plan)
+int files_plan(const struct job_opts *o, unsigned clone, bool no_file, uint64_t target_bytes, struct file_plan *plan)
 {
 	struct rng r;
 	memset(plan, 0, sizeof(*plan));
@@ -316,7 +322,7 @@ int files_plan(const struct job_opts *o, unsigned clone, bool no_file, struct fi
 	rng_seed(&r, 0xf11e5 ^ clone);
 	uint64_t total = 0, g = job_min_bs(o);
 	for (unsigned i = 0; i < plan->nfiles; i++) {
-		ret = plan_region(o, clone, plan->nfiles, no_file, &r, &plan->files[i]);
+		ret = plan_region(o, clone, plan->nfiles, no_file, target_bytes, &r, &plan->files[i]);
 		if (!ret && !no_file && !plan->files[i].exists)
 			ret = check_creatable(o, plan->files[i].path);
 		if (ret)

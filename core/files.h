@@ -9,6 +9,8 @@
 
 #include "core/job.h"
 
+struct iolog;
+
 struct clone_file {
 	char path[PATH_MAX];
 	uint64_t offset;    /* start of the region */
@@ -21,11 +23,13 @@ struct file_plan {
 	struct clone_file *files;
 	unsigned nfiles;
 	uint64_t io_limit;  /* bytes to transfer, all files and loops together */
+	const struct iolog *replay; /* read_iolog: the log this clone replays (its job's; core/iolog.h) */
 };
 
-/* Plan clone `clone` of a job. no_file: the engine touches no files (null). Prints
- * one line and returns -errno on a problem (a missing file without a size, ...). */
-int files_plan(const struct job_opts *o, unsigned clone, bool no_file, struct file_plan *plan);
+/* Plan clone `clone` of a job. no_file: the engine touches no files (null); its target then
+ * has target_bytes (an RBD image's size; 0: none, size= must say). Prints one line and
+ * returns -errno on a problem (a missing file without a size, ...). */
+int files_plan(const struct job_opts *o, unsigned clone, bool no_file, uint64_t target_bytes, struct file_plan *plan);
 void files_plan_free(struct file_plan *plan);
 /* filename=a:b\\:c: the next name of the list into name ("\\:" is a colon of a name, as in
  * fio); returns where the one after it starts. */

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "core/iolog.h"
 #include "core/options.h"
+#include "core/zone.h"
 
 int opt_list_add(struct opt_list *l, const char *name, const char *value, const char *file, int line)
 {
@@ -63,6 +65,8 @@ void job_free(struct job *job)
 	opt_list_free(&job->given);
 	free(job->eng_opts);
 	job->eng_opts = NULL;
+	iolog_set_free(job->iologs);
+	job->iologs = NULL;
 }
 
 static void report(const struct opt_kv *kv, const char *jobname, const char *what, const char *detail)
@@ -112,13 +116,19 @@ static const struct option_def *job_option(const struct job *job, const struct o
 	return NULL;
 }
 
-/* Options apply in order, as in fio: kb_base changes how the sizes after it read. */
-static int apply_list(struct job *job, const struct opt_list *l, const char *jobname)
+/* Options apply in order, as in fio: kb_base changes how the sizes after it read. Those of
+ * `skip` (the engine the globals chose, when the job changes it) are left out, as fio lets
+ * a job inherit them without using them (examples/e4defrag2.fio: donorname= in [global],
+ * a libaio job). */
+static int apply_list(struct job *job, const struct opt_list *l, const char *jobname, const struct engine_ops *skip)
 {
 	char err[512];
 	for (size_t i = 0; i < l->n; i++) {
 		const struct opt_kv *kv = &l->v[i];
 		void *base;
+		if (skip && skip != job->ops && !option_find_core(kv->name) && option_find_in(skip->options, kv->name) &&
+		    !option_find_in(job->ops->options, kv->name))
+			continue;
 		const struct option_def *def = job_option(job, kv, jobname, &base);
 		if (!def)
 			return -EINVAL;
@@ -176,18 +186,36 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 		return -ENOMEM;
 	options_defaults_at(o, job->eng_opts, job->ops->options);
 	snprintf(o->name, sizeof(o->name), "%s", name);
+	/* The engine in force where the globals were given. */
+	const struct opt_kv *geng = last_given(lists, 2, "ioengine");
+	const struct engine_ops *gops = geng && geng->value ? engine_find(geng->value) : NULL;
 	for (size_t i = 0; i < 3; i++) {
-		int ret = apply_list(job, lists[i], name);
+		int ret = apply_list(job, lists[i], name, i < 2 ? gops : NULL);
 		if (ret)
 			return ret;
 	}
 	snprintf(o->name, sizeof(o->name), "%s", name); /* not [global]'s name= */
 	snprintf(o->section, sizeof(o->section), "%s", section[0] ? section : name);
 	note_ignored(lists, 3, name);
+	char zerr[512], key[64];
+	if (zone_resolve(o, zerr, sizeof(zerr))) { /* the reason starts with the option's name */
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(zerr, ":="), zerr);
+		const struct opt_kv *kv = last_given(lists, 3, key);
+		if (kv)
+			report(kv, name, zerr, "");
+		else
+			fprintf(stderr, "iobench: job '%s': %s\n", name, zerr);
+		return -EINVAL;
+	}
 	/* As fio 3.33: no latencies. Its manual says bandwidth too, but fio still samples
 	 * bandwidth and IOPS (bw_mean, iops_mean, the "bw (KiB/s)" and "iops" lines), which
 	 * kubestr and others read from gtod_reduce=1 jobs. */
 	if (o->gtod_reduce)
 		o->disable_lat = o->disable_clat = o->disable_slat = true;
+	char why[400] = "";
+	if (engine_resolve(job->ops, o, job->eng_opts, why, sizeof(why))) {
+		fprintf(stderr, "iobench: job '%s': %s\n", name, why[0] ? why : "invalid engine options");
+		return -EINVAL;
+	}
 	return opts_io_resolve(job, lists, 3);
 }

@@ -7,7 +7,12 @@
 #include <stdint.h>
 
 #include "core/opts_io.h"
+#include "core/jobenv.h"
+#include "core/trim.h"
+#include "core/iolog_opts.h"
+#include "core/options_ss.h"
 #include "core/verify.h"
+#include "core/zone_opts.h"
 
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_TRIM = 2, DDIR_NR = 3 };
 
@@ -160,6 +165,11 @@ struct job_opts {
 	bool do_verify, verify_only, verify_fatal;
 	struct verify_opts vopt;   /* core/verify.h */
 	struct io_opts io;         /* core/opts_io.h: errors, fill, flow, dedupe, log shapes... */
+	struct env_opts env;       /* users, priorities, CPUs, memory, cgroups (core/jobenv.h) */
+	struct trim_opts trim;     /* trim_percentage and its backlog (core/trim.h) */
+	struct iolog_opts iolog;   /* write_iolog, read_iolog, replay_* (core/iolog_opts.h) */
+	struct ss_opts ss;         /* core/options_ss.h: steady state, latency target */
+	struct zone_opts zone;     /* zonemode and its options (core/zone.h) */
 	/* logs */
 	char bw_log[PATH_MAX], iops_log[PATH_MAX], lat_log[PATH_MAX], hist_log[PATH_MAX];
 	uint64_t log_avg_msec, log_hist_msec;
@@ -176,6 +186,7 @@ struct job_opts {
 };
 
 struct engine_ops;
+struct iolog_set;
 
 /* One job section as parsed, before numjobs expands it into clones. */
 struct job {
@@ -187,7 +198,9 @@ struct job {
 	struct job_opts o;        /* resolved by job_resolve() */
 	const struct engine_ops *ops; /* its engine, found once by job_resolve() */
 	void *eng_opts;           /* the engine's own options (ops->options), resolved */
+	uint64_t target_bytes;    /* ENGINE_REMOTE: the size its probe found (an RBD image's), 0: none */
 	unsigned groupid;
+	struct iolog_set *iologs; /* read_iolog: its logs, read before the run (core/iolog.h); NULL: none */
 };
 
 struct run_cfg;

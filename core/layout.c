@@ -14,6 +14,7 @@
 
 #include "core/engine.h"
 #include "core/fill.h"
+#include "core/iolog.h"
 #include "core/run.h"
 
 #define LAYOUT_CHUNK (1u << 20)
@@ -397,6 +398,11 @@ int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		unsigned eflags = engine_find(job->o.ioengine)->flags;
 		if (job->groupid != g || (eflags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)) || c->err)
 			continue;
+		if (job->iologs) { /* a replay: its files are the log's, never laid out */
+			int ret = rc->clones[i].err = iolog_layout(job, &c->plan, rc->cfg->readonly || job->o.readonly);
+			first = first ? first : ret;
+			continue;
+		}
 		uint64_t bytes;
 		unsigned n = job->o.verify_only ? 0 : short_files(c, eflags & ENGINE_DIRS, &bytes);
 		if (n && notes && !(rc->cfg->readonly || job->o.readonly))

@@ -380,7 +380,7 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, struct 
 		if (pass == 1 && json)
 			fprintf(out, "{\n  \"iobench sweep\" : [\n");
 		for (unsigned i = 0; i < total; i++) {
-			struct run_cfg cfg = { .prog.reparse = true }; /* main's parse said its notes */
+			struct run_cfg cfg = { .prog.reparse = true, .prog.debug.job = -1 }; /* main's parse said its notes */
 			struct sweep_point sp = { first, { 0 }, i, total, pass ? col : NULL };
 			if (cli_parse(argc, argv, &cfg, stdout) != CLI_RUN) {
 				run_cfg_free(&cfg);
@@ -517,7 +517,7 @@ static int other_modes(struct run_cfg *cfg)
 
 static int iobench_main(int argc, char **argv, const struct cluster *cl)
 {
-	struct run_cfg cfg = { 0 };
+	struct run_cfg cfg = { .prog.debug.job = -1 }; /* --debug: every clone's lines unless job:N */
 	int status = 1;
 
 	bool stdout_closed = claim_std_fds();

@@ -29,6 +29,8 @@ static char state_letter(const struct job_opts *o, int state)
 	bool rnd = o->rw & RW_RANDOM;
 	if (job_has_dir(o, DDIR_READ) && job_has_dir(o, DDIR_WRITE))
 		return rnd ? 'm' : 'M';
+	if (job_has_dir(o, DDIR_TRIM) && !job_has_dir(o, DDIR_WRITE)) /* trimwrite is a W, as fio */
+		return rnd ? 'd' : 'D';
 	return job_has_dir(o, DDIR_WRITE) ? (rnd ? 'w' : 'W') : (rnd ? 'r' : 'R');
 }
 

@@ -126,6 +126,8 @@ static bool pass_over(const struct wstate *s, const struct wfile *f)
 struct wfile *offsets_next_file(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
+	if (s->trim.pairs && s->trim.owed) /* trimwrite: the writes go where the trim went */
+		return &s->files[s->trim.file];
 	if (s->nfiles == 1)
 		return &s->files[0];
 	struct wfile *f = &s->files[s->off.cur_file];
@@ -157,6 +159,8 @@ enum ddir offsets_next_ddir(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	bool r = job_has_dir(o, DDIR_READ), w = job_has_dir(o, DDIR_WRITE);
+	if (job_has_dir(o, DDIR_TRIM)) /* trim, or trimwrite's trim and the writes it owes */
+		return s->trim.pairs && s->trim.owed ? DDIR_WRITE : DDIR_TRIM;
 	if (r && w)
 		return rng_below(&s->rng, 100) < o->rwmixread ? DDIR_READ : DDIR_WRITE;
 	return w ? DDIR_WRITE : DDIR_READ;
@@ -165,6 +169,8 @@ enum ddir offsets_next_ddir(struct wstate *s)
 uint64_t offsets_next_len(struct wstate *s, enum ddir d)
 {
 	const struct job_opts *o = s->o;
+	if (s->trim.pairs && d == DDIR_WRITE && (o->rw & RW_RANDOM))
+		return s->trim.trim_len; /* randtrimwrite: the write covers what the trim did */
 	if (o->nbssplit[d]) {
 		unsigned pick = (unsigned)rng_below(&s->rng, 100), cum = 0;
 		for (unsigned i = 0; i < o->nbssplit[d]; i++) {
@@ -292,10 +298,36 @@ static uint64_t sequential_next(struct wstate *s, struct wfile *f, enum ddir d, 
 	return off;
 }
 
+/* trimwrite, randtrimwrite: the pair's state after an I/O at off (in the region). */
+static void pair_issued(struct wstate *s, struct wfile *f, enum ddir d, uint64_t off, uint64_t len)
+{
+	struct trimming *t = &s->trim;
+	t->tw_bytes += len;
+	if (d == DDIR_TRIM) {
+		t->owed = true;
+		t->file = (unsigned)(f - s->files);
+		t->trim_off = off;
+		t->trim_len = len;
+		t->pass_trimmed[t->file] += len;
+		f->pass_bytes += len;
+	} else if ((s->o->rw & RW_RANDOM) || off == t->trim_off) {
+		t->owed = false; /* as fio: owed until a write starts where the trim did */
+	}
+}
+
 uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
 {
 	const struct job_opts *o = s->o;
 	uint64_t off;
+	if (s->trim.pairs) {
+		off = d == DDIR_WRITE && (o->rw & RW_RANDOM) ? s->trim.trim_off
+			: !(o->rw & RW_RANDOM)		     ? sequential_next(s, f, d, len)
+							     : random_block(s, f, d, len);
+		pair_issued(s, f, d, off, len);
+		s->off.last_off = off;
+		s->off.last_end[d] = off + len;
+		return f->cf->offset + off;
+	}
 	f->pass_bytes += len;
 	if (!(o->rw & RW_RANDOM)) {
 		off = sequential_next(s, f, d, len);
@@ -315,4 +347,38 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 	s->off.last_off = off;
 	s->off.last_end[d] = off + len;
 	return f->cf->offset + off;
+}
+
+/* fio's rule at the end of a trimwrite pass (keep_running): go on while loops are left, or
+ * while what is left of io_size holds the largest block. */
+static bool pass_continue(struct wstate *s, unsigned fi)
+{
+	const struct job_opts *o = s->o;
+	if (o->time_based || ++s->trim.passes[fi] < o->loops)
+		return true;
+	uint64_t once = o->loops > 1 ? s->io_limit / o->loops : s->io_limit;
+	return once > s->trim.tw_bytes && once - s->trim.tw_bytes >= s->trim.max_bs;
+}
+
+enum trim_pass offsets_pass_check(struct wstate *s, struct wfile *f, int ddir, uint64_t len)
+{
+	struct trimming *t = &s->trim;
+	const struct job_opts *o = s->o;
+	unsigned fi = (unsigned)(f - s->files);
+	uint64_t usable = f->blocks * s->off.granule;
+	bool crosses;
+	if (o->rw & RW_RANDOM) /* the writes mirror the trims: a pass is the trims' */
+		crosses = ddir == DDIR_TRIM && t->pass_trimmed[fi] + len > usable;
+	else
+		crosses = f->pos[ddir] + len > usable || (int64_t)f->pos[ddir] < 0;
+	if (!crosses)
+		return PASS_GO;
+	if (!pass_continue(s, fi))
+		return PASS_END;
+	for (int d = DDIR_WRITE; d <= DDIR_TRIM; d++)
+		f->pos[d] = o->rw_mod < 0 ? usable - o->bs[d] : 0;
+	t->pass_trimmed[fi] = 0;
+	file_new_pass(s, f);
+	t->owed = false;
+	return ddir == DDIR_WRITE ? PASS_AGAIN : PASS_GO; /* a pass starts with a trim */
 }

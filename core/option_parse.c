@@ -135,6 +135,10 @@ static const struct {
 	{ "rw", "rw", RW_READ | RW_WRITE },
 	{ "readwrite", "rw", RW_READ | RW_WRITE },
 	{ "randrw", "randrw", RW_READ | RW_WRITE | RW_RANDOM },
+	{ "trim", "trim", RW_TRIM },
+	{ "randtrim", "randtrim", RW_TRIM | RW_RANDOM },
+	{ "trimwrite", "trimwrite", RW_TRIM | RW_WRITE },
+	{ "randtrimwrite", "randtrimwrite", RW_TRIM | RW_WRITE | RW_RANDOM },
 };
 
 int opt_parse_rw(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
@@ -158,15 +162,8 @@ int opt_parse_rw(struct job_opts *o, const struct option_def *d, const char *v, 
 		snprintf(o->rw_text, sizeof(o->rw_text), "%s", rw_modes[i].canonical);
 		return 0;
 	}
-	if (!strcmp(mode, "trim") || !strcmp(mode, "randtrim") || !strcmp(mode, "trimwrite") ||
-	    !strcmp(mode, "randtrimwrite")) {
-		/* Parsed, so job files with trims pass --parse-only; refused when run. */
-		snprintf(o->unsupported, sizeof(o->unsupported), "rw=%s", mode);
-		o->rw = RW_TRIM;
-		snprintf(o->rw_text, sizeof(o->rw_text), "%s", mode);
-		return 0;
-	}
-	snprintf(e, n, "unknown mode '%s' (read, write, randread, randwrite, rw, randrw)", mode);
+	snprintf(e, n, "unknown mode '%s' (read, write, trim, randread, randwrite, randtrim, rw, randrw, trimwrite, "
+		 "randtrimwrite)", mode);
 	return -EINVAL;
 }
 

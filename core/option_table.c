@@ -121,17 +121,18 @@ const struct option_def option_table[] = {
 	STR("filename_format", filename_format, "$jobname.$jobnum.$filenum", C_FILE,
 	    "Name generated files from $jobname, $jobnum, $filenum"),
 	STR("opendir", opendir, NULL, C_FILE, "Use every regular file below this directory"),
-	{ .name = "size", .type = OPT_FUNC, .offset = OFF(size), .parse = opt_parse_size_pct,
-	  .syntax = "size, or N% of the files' size", .category = C_FILE,
+	{ .name = "size", .type = OPT_FUNC, .offset = OFF(size), .parse = zone_parse_size,
+	  .syntax = "size, N% of the files' size, or Nz (zones)", .category = C_FILE,
 	  .help = "Region of each clone's files, and the I/O it does (default: the files' size)" },
 	FUNC("filesize", filesize_lo, opt_parse_filesize, NULL, "size or size range (lo-hi)", C_FILE,
 	     "Size of each file; a range picks a random size per file"),
-	{ .name = "io_size", .alias = "io_limit", .type = OPT_SIZE, .offset = OFF(io_size), .category = C_FILE,
+	{ .name = "io_size", .alias = "io_limit", .type = OPT_FUNC, .offset = OFF(io_size), .parse = zone_parse_size,
+	  .syntax = "size, or Nz (zones)", .category = C_FILE,
 	  .help = "Bytes of I/O to do, independent of the region size" },
-	{ .name = "offset", .alias = "fileoffset", .type = OPT_FUNC, .offset = OFF(offset), .parse = opt_parse_size_pct,
-	  .syntax = "size, or N%", .category = C_FILE, .help = "Start of the region in each file" },
+	{ .name = "offset", .alias = "fileoffset", .type = OPT_FUNC, .offset = OFF(offset), .parse = zone_parse_size,
+	  .syntax = "size, N%, or Nz (zones)", .category = C_FILE, .help = "Start of the region in each file" },
 	{ .name = "offset_increment", .type = OPT_FUNC, .offset = OFF(offset_increment),
-	  .parse = opt_parse_size_pct, .syntax = "size, or N%", .category = C_FILE,
+	  .parse = zone_parse_size, .syntax = "size, N%, or Nz (zones)", .category = C_FILE,
 	  .help = "Added to offset once per clone number (disjoint regions per clone)" },
 	U64("number_ios", number_ios, NULL, 0, INT64_MAX, C_FILE, "Stop after this many I/Os"),
 	{ .name = "nrfiles", .alias = "nr_files", .type = OPT_UINT, .offset = OFF(nrfiles), .def = "1",
@@ -150,7 +151,7 @@ const struct option_def option_table[] = {
 	     "not the job's directory (that is directory=)"),
 
 	{ .name = "rw", .alias = "readwrite", .type = OPT_FUNC, .offset = OFF(rw), .parse = opt_parse_rw,
-	  .def = "read", .syntax = "read|write|randread|randwrite|rw|randrw[:N]", .category = C_PAT,
+	  .def = "read", .syntax = "read|write|trim|randread|randwrite|randtrim|rw|randrw|trimwrite|randtrimwrite[:N]", .category = C_PAT,
 	  .help = "I/O pattern, with an optional offset modifier :N" },
 	CHOICE("rw_sequencer", rw_sequencer, sequencer_choices, "sequential", C_PAT,
 	       "What rw=mode:N does: N sequential I/Os, or the same offset N times"),
@@ -292,56 +293,27 @@ const struct option_def option_table[] = {
 	NOOP("create_serialize", C_FILE, "Accepted: iobench lays files out before a group starts"),
 	NOOP("unique_filename", C_FILE, "Accepted: only matters for fio's client/server mode"),
 
-	NOT("trim_percentage", "Trim verified blocks"),
-	NOT("zonemode", "Zoned block devices"),
-	NOT("zonesize", "Zone size"),
-	NOT("zonerange", "Zone range"),
-	NOT("zoneskip", "Zone skip"),
-	NOT("max_open_zones", "Open zone limit"),
-	NOT("read_beyond_wp", "Read past the write pointer"),
-	NOT("log_prio", "Priority in log entries (issue 4)"),
-	NOT("latency_target", "Find the depth that meets a latency target"),
-	NOT("latency_window", "Latency target window"),
-	NOT("latency_percentile", "Latency target percentile"),
-	NOT("ss", "Steady-state detection"),
-	NOT("ss_dur", "Steady-state window"),
-	NOT("ss_ramp", "Steady-state ramp"),
-	NOT("numa_cpu_nodes", "NUMA CPU nodes"),
-	NOT("numa_mem_policy", "NUMA memory policy"),
-	NOT("cmdprio_percentage", "Command priority share"),
-	NOT("cmdprio_class", "Command priority class"),
-	NOT("cmdprio", "Command priority"),
-	NOT("cmdprio_bssplit", "Command priority by block size"),
-	NOT("prio", "I/O priority"),
-	NOT("prioclass", "I/O priority class"),
-	NOT("mem", "Buffer memory type"),
-	NOT("busy_poll", "Busy polling"),
-	NOT("exec_prerun", "Command before the job"),
-	NOT("exec_postrun", "Command after the job"),
-	NOT("uid", "Run as user"),
-	NOT("gid", "Run as group"),
-	NOT("nice", "Nice value"),
-	NOT("lockmem", "Lock memory"),
-	NOT("iomem", "Buffer memory type"),
-	NOT("iomem_align", "Buffer alignment"),
-	NOT("mem_align", "Buffer alignment"),
-	NOT("hugepage-size", "Huge page size"),
-	NOT("cgroup", "Control group"),
-	NOT("trim_backlog", "Trim backlog"),
-	NOT("replay_redirect", "Replay onto another device"),
-	NOT("read_iolog", "Replay an I/O log"),
-	NOT("write_iolog", "Record an I/O log"),
 	{ NULL },
 };
 
 /* The core's tables, in --cmdhelp's order: this one, then one per area (each in its own
  * file, so that areas grow apart). */
-extern const struct option_def options_verify[];
-extern const struct option_def options_io[];
+extern const struct option_def options_verify[]; /* core/options_verify.c */
+extern const struct option_def options_io[];     /* core/options_io.c */
+extern const struct option_def options_trim[];   /* core/options_trim.c */
+extern const struct option_def options_iolog[];  /* core/options_iolog.c */
+extern const struct option_def options_env[];    /* core/options_env.c */
+extern const struct option_def options_ss[];     /* core/options_ss.c */
+extern const struct option_def options_zone[];   /* core/options_zone.c */
 
 const struct option_def *const option_tables[] = {
 	option_table,
 	options_verify,
 	options_io,
+	options_trim,
+	options_iolog,
+	options_env,
+	options_ss,
+	options_zone,
 	NULL,
 };

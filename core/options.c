@@ -291,7 +291,8 @@ int options_print_enghelp(FILE *out, const char *arg)
 	if (!arg || !*arg) {
 		fprintf(out, "Available IO engines:\n");
 		for (size_t i = 0; (e = engine_by_index(i)); i++)
-			fprintf(out, "\t%s\n", e->name);
+			fprintf(out, "\t%s%s\n", e->name,
+				e->flags & ENGINE_COMPILED_OUT ? " (compiled out of this static binary)" : "");
 		return 0;
 	}
 	char name[64];
@@ -306,6 +307,10 @@ int options_print_enghelp(FILE *out, const char *arg)
 		print_one(out, d);
 		return 0;
 	}
+	if (e->flags & ENGINE_COMPILED_OUT)
+		fprintf(out, "%s: compiled out of this static binary (it needs %s, which the dynamic iobench loads "
+			     "at run time); its options are accepted, its jobs refused\n",
+			e->name, e->library ? e->library : "a shared library");
 	if (!e->options || !e->options[0].name)
 		fprintf(out, "%s: no engine-specific options\n", e->name);
 	for (const struct option_def *d = e->options; d && d->name; d++)

@@ -120,6 +120,8 @@ int opt_parse_cpus(struct job_opts *o, const struct option_def *d, const char *v
 int opt_parse_randseed(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_percentiles(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_logname(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
+/* offset, offset_increment, size, io_size: also "Nz" (zones; core/options_zone.c). */
+int zone_parse_size(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_buffered(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 
 /* Does the option stand alone on the command line (--direct, --fixedbufs, --write_bw_log)? */

@@ -11,7 +11,7 @@
 static int append(struct perflogs *pl, struct perflog *l, const struct log_entry *e)
 {
 	if (pl->pack_entries && l->tail && l->tail->n >= pl->pack_entries) {
-		int ret = logz_pack(l, pl->epoch_ms, pl->with_offset);
+		int ret = logz_pack(l, pl->epoch_ms, pl->with_offset, pl->log_prio);
 		if (ret)
 			return ret;
 	}
@@ -47,6 +47,7 @@ void perflogs_init(struct perflogs *pl, const struct job_opts *o)
 	pl->store_z = o->io.log_store_compressed;
 	pl->max_value = o->io.log_max_value;
 	pl->with_offset = o->log_offset;
+	pl->log_prio = o->env.log_prio;
 	pl->coarseness = o->io.log_hist_coarseness;
 }
 
@@ -61,7 +62,7 @@ void perflogs_start(struct perflogs *pl, const struct job_opts *o)
 }
 
 int perflogs_io(struct perflogs *pl, uint64_t t_ms, enum ddir d, uint64_t bs, uint64_t offset,
-		uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, bool has_slat)
+		uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, bool has_slat, uint32_t prio)
 {
 	const uint64_t val[LOG_KINDS] = { lat_ns ? bs * 1000000000ULL / 1024 / lat_ns : 0, 1, slat_ns,
 					  clat_ns, lat_ns };
@@ -81,7 +82,7 @@ int perflogs_io(struct perflogs *pl, uint64_t t_ms, enum ddir d, uint64_t bs, ui
 	for (int k = 0; k < LOG_KINDS; k++) {
 		if (!pl->log[k].on || (k == LOG_SLAT && !has_slat))
 			continue;
-		struct log_entry e = { t_ms, val[k], offset, (uint32_t)bs, (uint8_t)d };
+		struct log_entry e = { t_ms, val[k], offset, (uint32_t)bs, (uint8_t)d, prio };
 		int ret = append(pl, &pl->log[k], &e);
 		if (ret)
 			return ret;
@@ -103,7 +104,7 @@ static int close_window(struct perflogs *pl, uint64_t t_ms)
 		for (int k = 0; k < LOG_KINDS; k++) {
 			if (!pl->log[k].on || (k >= LOG_SLAT && !pl->win.count[k][d]))
 				continue;
-			struct log_entry e = { t_ms, v[k], 0, 0, (uint8_t)d };
+			struct log_entry e = { t_ms, v[k], 0, 0, (uint8_t)d, 0 };
 			int ret = append(pl, &pl->log[k], &e);
 			if (ret)
 				return ret;
@@ -155,7 +156,7 @@ int perflogs_tick(struct perflogs *pl, uint64_t t_ms, const struct hist *const c
 	return ret;
 }
 
-static int write_log(struct perflogs *pl, struct perflog *l, const char *path, bool with_offset)
+static int write_log(struct perflogs *pl, struct perflog *l, const char *path, bool with_offset, bool log_prio)
 {
 	struct outfile of;
 	int ret = outfile_open(&of, path);
@@ -164,7 +165,7 @@ static int write_log(struct perflogs *pl, struct perflog *l, const char *path, b
 	FILE *f = of.f;
 	uint64_t epoch = pl->epoch_ms;
 	if (pl->store_z) { /* log_store_compressed: fio's .fz */
-		ret = logz_write_store(l, f, epoch, with_offset);
+		ret = logz_write_store(l, f, epoch, with_offset, log_prio);
 		int c = outfile_close(&of, !ret);
 		return ret ? ret : c;
 	}
@@ -175,12 +176,17 @@ static int write_log(struct perflogs *pl, struct perflog *l, const char *path, b
 	for (const struct log_chunk *c = l->head; c; c = c->next)
 		for (unsigned i = 0; i < c->n; i++) {
 			const struct log_entry *e = &c->e[i];
-			if (with_offset)
-				fprintf(f, "%llu, %llu, %u, %u, %llu, 0\n", (unsigned long long)(e->t_ms + epoch),
-					(unsigned long long)e->value, e->ddir, e->bs, (unsigned long long)e->offset);
+			char prio[16];
+			if (log_prio)
+				snprintf(prio, sizeof(prio), "0x%04x", e->prio & 0xffffu);
 			else
-				fprintf(f, "%llu, %llu, %u, %u, 0\n", (unsigned long long)(e->t_ms + epoch),
-					(unsigned long long)e->value, e->ddir, e->bs);
+				snprintf(prio, sizeof(prio), "%u", e->prio >> 16);
+			if (with_offset)
+				fprintf(f, "%llu, %llu, %u, %u, %llu, %s\n", (unsigned long long)(e->t_ms + epoch),
+					(unsigned long long)e->value, e->ddir, e->bs, (unsigned long long)e->offset, prio);
+			else
+				fprintf(f, "%llu, %llu, %u, %u, %s\n", (unsigned long long)(e->t_ms + epoch),
+					(unsigned long long)e->value, e->ddir, e->bs, prio);
 		}
 	return outfile_close(&of, true);
 }
@@ -231,7 +237,7 @@ int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index
 		log_path(path, sizeof(path), prefixes[k], o->name, kinds[k], o, index);
 		if (pl->store_z)
 			strncat(path, ".fz", sizeof(path) - strlen(path) - 1);
-		ret = write_log(pl, &pl->log[k], path, o->log_offset);
+		ret = write_log(pl, &pl->log[k], path, o->log_offset, o->env.log_prio);
 	}
 	if (!ret && pl->hist_on) {
 		log_path(path, sizeof(path), o->hist_log, o->name, "clat_hist", o, index);

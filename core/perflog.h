@@ -18,7 +18,12 @@ struct log_entry {
 	uint64_t offset;
 	uint32_t bs;
 	uint8_t ddir;
+	uint32_t prio; /* PERFLOG_PRIO: the I/O's priority, and whether it was cmdprio's */
 };
+
+/* The last column of a log entry: with log_prio the I/O's priority (0x4003), else 1 for an
+ * I/O that had cmdprio's priority and 0 for the others (windowed entries: 0). */
+#define PERFLOG_PRIO(ioprio, high) ((uint32_t)(ioprio) | ((high) ? 0x10000u : 0u))
 
 struct log_chunk {
 	struct log_chunk *next;
@@ -60,7 +65,7 @@ struct perflogs {
 	/* the logs' shapes (core/options_io.c) */
 	uint64_t epoch_ms;        /* added to every time: log_unix_epoch, log_alternate_epoch */
 	unsigned pack_entries;    /* log_compression: entries per packed chunk (0: off) */
-	bool store_z, max_value, with_offset;
+	bool store_z, max_value, with_offset, log_prio;
 	unsigned coarseness;      /* log_hist_coarseness */
 };
 
@@ -69,7 +74,7 @@ void perflogs_init(struct perflogs *pl, const struct job_opts *o);
 void perflogs_start(struct perflogs *pl, const struct job_opts *o);
 /* A completed I/O (t_ms since the job's start). Returns -ENOMEM if a chunk cannot be had. */
 int perflogs_io(struct perflogs *pl, uint64_t t_ms, enum ddir d, uint64_t bs, uint64_t offset,
-		uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, bool has_slat);
+		uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, bool has_slat, uint32_t prio);
 /* Time passes: close averaging windows and histogram intervals due by t_ms. */
 int perflogs_tick(struct perflogs *pl, uint64_t t_ms, const struct hist *const clat_now[DDIR_NR],
 		  const uint64_t *bs);
@@ -79,9 +84,9 @@ void perflogs_free(struct perflogs *pl);
 
 /* core/perflog_z.c: pack the oldest chunk of l into a zlib stream of fio's samples; write the
  * packed streams as text lines, or (with what is left, packed too) as fio's .fz file. */
-int logz_pack(struct perflog *l, uint64_t epoch_ms, bool with_offset);
+int logz_pack(struct perflog *l, uint64_t epoch_ms, bool with_offset, bool log_prio);
 int logz_write_text(const struct perflog *l, FILE *f);
-int logz_write_store(struct perflog *l, FILE *f, uint64_t epoch_ms, bool with_offset);
+int logz_write_store(struct perflog *l, FILE *f, uint64_t epoch_ms, bool with_offset, bool log_prio);
 void logz_free(struct perflog *l);
 
 #endif

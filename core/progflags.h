@@ -20,6 +20,7 @@ struct prog_flags {
 	const char *aux_path;      /* --aux-path: the directory of state files (default: .) */
 	const char *daemonize;     /* --daemonize: the pid file of a run in the background */
 	unsigned max_jobs;         /* --max-jobs: threads a run may start; 0: MAX_JOBS */
+	bool merge_blktrace_only; /* --merge-blktrace-only: merge_blktrace_file's merges, no I/O */
 	bool reparse;              /* a sweep parses the command line again: its notes were said */
 };
 

@@ -43,7 +43,18 @@ struct job_result {
 	const char *engine;            /* ioengine, as named */
 	unsigned depth;                /* iodepth in effect: 1 for a synchronous engine */
 	const char *bs_text;           /* bs as given (command line, [global], section), or "4k" */
+	bool no_io;                    /* its engine moves no data (cpuio, exec): fio's header has no line for it */
+	char intro[1024];              /* what its engine says as each clone starts (fio's lines), or "" */
 	struct opt_list options;       /* its own options as given, under fio's names (readwrite= is rw) */
+};
+
+/* The latencies of one priority of a direction's I/Os (fio's "prios" entries). */
+struct prio_result {
+	unsigned cls, level;           /* prioclass, prio */
+	struct series lat;             /* ns: clat, or lat with lat_percentiles */
+	const struct hist *hist;
+	struct pct_values pct;
+	double share_pct;              /* of the direction's samples */
 };
 
 /* One direction of a unit as printed: read, write, trim, or all of them summed (mixed). */
@@ -53,8 +64,36 @@ struct dir_result {
 	const struct dir_stats *ds;    /* NULL for the mixed slot of a unit without one */
 	struct sample_summary bw, iops; /* bw in KiB/s, as reported */
 	double bw_agg_pct;             /* mean sampled bw as a share of the group's */
+	/* Its runtime as reported (and the rates' divisor): the unit's once it did I/Os, 0 before;
+	 * 0 also for an engine that moves no data (cpuio, exec), as fio. */
+	uint64_t run_ms;
 	struct pct_values slat_pct, clat_pct, lat_pct;
 	uint64_t clat_key_ns[KEY_PCT_NR];
+	/* cmdprio: the latencies of each priority its I/Os had, when they had two or more */
+	unsigned nprios;
+	bool prio_lat;                 /* they are total latencies (lat_percentiles), else clat */
+	struct prio_result prios[PRIO_STATS_MAX];
+};
+
+/* ss= with ss_dur=: a unit's steady-state window, as fio's "steadystate" block and line. */
+struct steady_result {
+	bool on;
+	unsigned crit;                 /* enum ss_crit (core/options_ss.h) */
+	bool pct;                      /* the limit and the criterion are percentages of the mean */
+	double limit;
+	uint64_t duration_s;           /* ss_dur */
+	bool attained;
+	double criterion, max_dev, slope; /* of the last full window (0 when it never filled) */
+	uint64_t bw_mean, iops_mean;   /* bytes/s, IOPS: the window summed over its length, as fio */
+	unsigned n;                    /* the window's length in samples */
+	const uint64_t *bw, *iops;     /* the window, oldest first; 0 where it was not filled */
+};
+
+/* latency_target: fio's latency_depth, latency_target, latency_percentile, latency_window. */
+struct lat_result {
+	unsigned depth;                /* the depth found (the depth in effect without a target) */
+	uint64_t target_ns, window_us;
+	double pct;
 };
 
 /* One job block in the output: a clone, or, as fio's group_reporting, the clones of a
@@ -69,12 +108,15 @@ struct report_unit {
 	unsigned nr_clones;
 	uint64_t elapsed_s;
 	struct dir_stats *mixed;        /* unified_rw_reporting: all directions summed */
+	struct prio_stats *mixed_prio;  /* ... and their priorities' latencies */
 	struct dir_result dir[DDIR_NR + 1]; /* [DDIR_MIXED]: with mixed */
 	struct pct_values sync_pct, file_oc_pct;
 	const char *host;               /* cluster runs: the rank's name ("host:rank") */
 	unsigned rank;
 	int pid;                        /* of the process that ran it (0: All clients) */
 	bool all_clients;               /* cluster runs: this job summed over every rank */
+	struct steady_result ss;        /* ss_dur: its steady-state window (core/steadystate.c) */
+	struct lat_result lat;          /* latency_target's figures (core/latency_target.c) */
 };
 
 /* The name a unit is reported under. */

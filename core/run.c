@@ -12,9 +12,13 @@
 #include "core/clock.h"
 #include "core/dedupe.h"
 #include "core/engine.h"
+#include "core/env.h"
 #include "core/guard.h"
+#include "core/iolog.h"
 #include "core/layout.h"
+#include "core/steadystate.h"
 #include "core/worker.h"
+#include "core/zone.h"
 
 void run_cfg_free(struct run_cfg *cfg)
 {
@@ -62,8 +66,11 @@ void run_ctx_free(struct run_ctx *rc)
 	rc->hosts = NULL;
 	free(rc->mon.agg);
 	rc->mon.agg = NULL;
+	steady_free(rc);
 	run_summary_free(rc);
 	disks_free(&rc->disks);
+	env_run_free(rc);
+	zbd_set_free(&rc->zbd);
 	rc->clones = NULL;
 }
 
@@ -89,6 +96,14 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			fprintf(stderr, "iobench: job '%s': bs: larger than 2GiB\n", o->name);
 			return -EINVAL;
 		}
+	if ((ops->flags & ENGINE_COMPILED_OUT) && !cfg->parse_only) {
+		fprintf(stderr, "iobench: job '%s': ioengine=%s is compiled out of this static binary (%s can be neither "
+				"linked statically nor loaded by a static program); use the dynamically linked iobench\n",
+			o->name, ops->name, ops->library ? ops->library : "its library");
+		return -ENOTSUP;
+	}
+	if (steady_check_opts(o))
+		return -EINVAL;
 	if (o->unsupported[0] && !cfg->parse_only) {
 		fprintf(stderr, "iobench: job '%s': option '%s' is not supported by iobench yet\n", o->name,
 			o->unsupported);
@@ -97,7 +112,10 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 	if (cfg->readonly || o->readonly) { /* nothing is created, written, grown or removed */
 		char what[128] = "";
 		if (job_writes(o))
-			snprintf(what, sizeof(what), "rw=%s writes", o->rw_text);
+			snprintf(what, sizeof(what), "rw=%s %s", o->rw_text,
+				 !job_has_dir(o, DDIR_TRIM)	? "writes"
+				 : job_has_dir(o, DDIR_WRITE) ? "trims (discards blocks) and writes"
+							      : "trims (discards blocks)");
 		else if (ops->flags & ENGINE_CHANGES_FILES)
 			snprintf(what, sizeof(what), "ioengine=%s creates or removes files", ops->name);
 		else if (o->unlink)
@@ -106,6 +124,14 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			fprintf(stderr, "iobench: job '%s': %s, and --readonly is set\n", o->name, what);
 			return -EROFS;
 		}
+	}
+	if (!cfg->parse_only && engine_check_job(ops, o))
+		return -EINVAL;
+	char why[400] = "";
+	int ret = cfg->parse_only ? 0 : engine_check(ops, o, job->eng_opts, why, sizeof(why));
+	if (ret) {
+		fprintf(stderr, "iobench: job '%s': %s\n", o->name, why[0] ? why : strerror(-ret));
+		return ret;
 	}
 	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only && o->io.submit_mode != SUBMIT_OFFLOAD) {
 		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1%s\n",
@@ -192,9 +218,26 @@ static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	const struct engine_ops *ops = engine_find(job->o.ioengine);
 	bool no_file = ops->flags & ENGINE_NO_FILE;
 	c->plan_later = false;
-	return files_plan(&job->o, c->gclone, no_file, &c->plan) || guard_files(&job->o, &c->plan, no_file) ||
-			       check_targets(&job->o, ops, &c->plan)
+	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
+				  : files_plan(&job->o, c->gclone, no_file, job->target_bytes, &c->plan);
+	return planned || guard_files(&job->o, &c->plan, no_file) ||
+			       check_targets(&job->o, ops, &c->plan) || zone_plan(&job->o, &c->plan, no_file)
 		       ? -EINVAL : 0;
+}
+
+/* ENGINE_REMOTE engines: the target is there (library, cluster, pool, image), and its size. */
+static int probe_job(struct job *job)
+{
+	const struct engine_ops *ops = job->ops;
+	char why[512] = "";
+	job->target_bytes = 0;
+	if (!(ops->flags & ENGINE_REMOTE) || !ops->probe)
+		return 0;
+	int ret = ops->probe(&job->o, job->eng_opts, &job->target_bytes, why, sizeof(why));
+	if (ret)
+		fprintf(stderr, "iobench: job '%s': ioengine=%s: %s\n", job->o.name, ops->name,
+			why[0] ? why : strerror(-ret));
+	return ret;
 }
 
 int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
@@ -204,9 +247,9 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	flow_table_init(&rc->flows); /* a mutex that holds nothing to free */
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		struct job *job = &cfg->jobs[i];
-		if (job_resolve(job, &cfg->cmdline_globals))
+		if (job_resolve(job, &cfg->cmdline_globals) || iolog_job_prepare(job, cfg))
 			return -EINVAL;
-		if (check_job(job, cfg))
+		if (check_job(job, cfg) || env_check_job(job, cfg))
 			return -EINVAL;
 		if (job->o.time_based && !job->o.runtime_us)
 			job->o.time_based = false; /* nothing to bound it: as fio, run the size once */
@@ -228,6 +271,9 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	}
 	if (cfg->parse_only)
 		return 0;
+	for (size_t i = 0; i < cfg->njobs; i++)
+		if (probe_job(&cfg->jobs[i]))
+			return -EINVAL;
 	cpu_limit_read(&rc->cpu_limit);
 	bool want_tsc = false;
 	for (size_t i = 0; i < cfg->njobs; i++) {
@@ -254,6 +300,8 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		const struct job *job = &cfg->jobs[i];
 		for (unsigned k = 0; k < job->o.numjobs; k++) {
 			struct clone_result *c = &rc->clones[rc->nclones++];
+			if (!(job->ops->flags & ENGINE_NO_IO))
+				atomic_fetch_add(&rc->io_jobs_left, 1);
 			c->job = i;
 			c->clone = k;
 			c->gclone = cluster_rank(cfg->cluster) * job->o.numjobs + k;
@@ -268,7 +316,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			pthread_mutex_init(&c->progress.lock, NULL);
 		}
 	}
-	return 0;
+	return steady_plan(rc);
 }
 
 struct thread_arg {
@@ -298,6 +346,8 @@ static void *thread_main(void *p)
 			atomic_store(&rc->stop_all, true);
 	}
 	atomic_fetch_add(&rc->job_done[a->job], 1);
+	if (!(a->w.ops->flags & ENGINE_NO_IO))
+		atomic_fetch_sub(&rc->io_jobs_left, 1);
 	atomic_store(&a->w.progress->state, CLONE_DONE);
 	atomic_fetch_add(&rc->threads_done, 1);
 	return NULL;
@@ -365,13 +415,12 @@ static void monitor_group(struct run_ctx *rc, unsigned started)
 	atomic_store(&rc->threads_done, 0);
 }
 
-static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
+/* Before group g starts: the plans made late, its files laid out (*lret: layout's answer),
+ * its jobs' environment (cgroups, ioscheduler, lockfile). */
+static int prepare_group(struct run_ctx *rc, unsigned g, FILE *notes, int *lret)
 {
 	struct run_cfg *cfg = rc->cfg;
-	struct thread_arg *args = calloc(rc->nclones, sizeof(*args));
 	int ret = 0;
-	if (!args)
-		return -ENOMEM;
 	/* Across ranks: every rank has finished the group before and laid out this one's
 	 * files before any starts it (stonewall and new_group hold across the cluster). */
 	cluster_barrier(cfg->cluster);
@@ -380,9 +429,22 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		if (c->plan_later && cfg->jobs[c->job].groupid == g && (c->err = plan_clone(cfg, c)) && !ret)
 			ret = c->err;
 	}
-	int lret = layout_group(rc, g, notes);
-	ret = ret ? ret : lret;
+	*lret = layout_group(rc, g, notes);
+	ret = ret ? ret : *lret;
+	int eret = env_group_start(rc, g);
+	ret = ret ? ret : eret;
 	cluster_barrier(cfg->cluster);
+	return ret;
+}
+
+static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
+{
+	struct run_cfg *cfg = rc->cfg;
+	struct thread_arg *args = calloc(rc->nclones, sizeof(*args));
+	if (!args)
+		return -ENOMEM;
+	int lret;
+	int ret = prepare_group(rc, g, notes, &lret);
 	/* A failed setup fails its own jobs; the others run. A stop during layout ends it all. */
 	bool go = lret != -EINTR && !atomic_load(&rc->stop);
 	for (size_t i = 0; i < rc->nclones && go; i++) {
@@ -394,6 +456,8 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 			if (c->err && !c->ts->error)
 				c->ts->error = -c->err;
 			atomic_fetch_add(&rc->job_done[c->job], 1); /* nobody waits for it forever */
+			if (!(job->ops->flags & ENGINE_NO_IO))
+				atomic_fetch_sub(&rc->io_jobs_left, 1);
 			continue;
 		}
 		struct worker *w = &args[i].w;
@@ -401,15 +465,19 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->ops = job->ops;
 		w->eng_opts = job->eng_opts;
 		w->plan = &c->plan;
+		w->env = env_for_clone(rc, i);
 		w->clone = c->clone;
 		w->log_index = cluster_rank(cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1;
 		w->seed = clone_seed(&job->o, c->job, c->gclone);
 		w->stop = &rc->stop;
+		w->io_jobs_left = &rc->io_jobs_left;
 		w->debug = debug_for_clone(&cfg->prog.debug, (unsigned)i);
 		w->warnings_fatal = cfg->prog.warnings_fatal;
 		io_place(rc, i, w);
+		w->ss = steady_for_clone(rc, i, &w->ss_member);
 		w->ts = c->ts;
 		w->progress = &c->progress;
+		w->zbd = &rc->zbd;
 		w->clk = rc->tsc.on && (job->o.clocksource == CLK_AUTO || job->o.clocksource == CLK_CPU) ? &rc->tsc : NULL;
 		args[i].rc = rc;
 		args[i].job = c->job;
@@ -468,6 +536,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 	if (rc->status_interval_ms && run_status_snapshots(rc))
 		return -ENOMEM;
 	find_disks(rc);
+	zbd_set_init(&rc->zbd);
 	disks_snapshot(&rc->disks, true);
 	rc->start_ns = rc->last_eta_ns = clock_now_ns();
 	for (unsigned g = 0; g < rc->ngroups; g++) {
@@ -479,6 +548,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 		atomic_store(&rc->stop, false); /* exitall ends its own group only */
 	}
 	disks_snapshot(&rc->disks, false);
+	env_run_end(rc);
 	struct timeval tv;
 	gettimeofday(&tv, NULL);
 	rc->end_time = tv.tv_sec;

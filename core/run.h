@@ -14,6 +14,7 @@
 #include "core/job.h"
 #include "core/progflags.h"
 #include "core/results.h"
+#include "core/zbd.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"
 #include "core/worker.h"
@@ -37,6 +38,8 @@ struct sweep {
 	unsigned nvalues;
 	char *text;                           /* owned copy of the value list */
 };
+
+struct steady_set;
 
 struct run_cfg {
 	struct opt_list globals;   /* options before the first --name and [global] sections */
@@ -101,6 +104,7 @@ struct monitor_state {
 	int trigger_err;                    /* the trigger's command or state files failed */
 };
 
+struct env_run;
 struct run_ctx {
 	struct run_cfg *cfg;
 	atomic_bool stop;          /* the running jobs stop issuing (signal, exitall) */
@@ -108,6 +112,7 @@ struct run_ctx {
 	atomic_int interrupted;    /* the signal that stopped the run (0: none): no further groups */
 	atomic_bool status_request; /* SIGUSR1: report the statistics so far */
 	atomic_uint *job_done;     /* per job: clones finished (wait_for) */
+	atomic_uint io_jobs_left;  /* clones of jobs doing I/O (no ENGINE_NO_IO) not finished */
 	struct clone_result *clones;
 	size_t nclones;
 	unsigned ngroups;
@@ -119,6 +124,7 @@ struct run_ctx {
 	struct tsc_clock tsc;      /* clocksource=cpu, calibrated once per run */
 	char (*hosts)[CLUSTER_HOST_LEN];
 	struct run_results results; /* what the printers read (run_describe, run_summarize) */
+	struct zbd_set zbd;        /* zonemode=zbd: the zone tables the jobs share (core/zbd.h) */
 	/* the monitor: called from the main thread while a group runs */
 	uint64_t status_interval_ms;        /* --status-interval; 0 = off */
 	bool eta;                           /* print the ETA line */
@@ -132,6 +138,8 @@ struct run_ctx {
 	uint64_t last_eta_bytes[DDIR_NR], last_eta_ios[DDIR_NR], last_eta_ns;
 	struct monitor_state mon;           /* core/monitor.c: ETA timing, the aggregate log, the trigger */
 	struct flow_table flows;            /* flow=: the flows' shared counters (core/flow.h) */
+	struct env_run *env;                /* core/jobenv_run.c: cgroups, schedulers, file locks (NULL: none) */
+	struct steady_set *steady;          /* ss_dur: the steady-state windows (core/steadystate.c) */
 };
 
 /* Free what run_describe and run_summarize made (before summarizing again). */

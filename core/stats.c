@@ -169,6 +169,8 @@ void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src
 	dst->files_done += src->files_done;
 	series_merge(&dst->file_oc, &src->file_oc);
 	hist_merge(&dst->file_oc_hist, &src->file_oc_hist);
+	for (int d = 0; d < PRIO_DIRS; d++)
+		prio_stats_merge(&dst->prio[d], &src->prio[d]);
 	if (src->runtime_ms > dst->runtime_ms)
 		dst->runtime_ms = src->runtime_ms;
 	dst->job_runtime_ms += src->job_runtime_ms;
@@ -183,6 +185,9 @@ void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src
 	dst->nr_errors += src->nr_errors;
 	if (!dst->first_error)
 		dst->first_error = src->first_error;
+	if (src->latency_depth)
+		dst->latency_depth = src->latency_depth;
+	dst->zone_resets += src->zone_resets;
 	dst->pure_sum_samples |= group;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/hist.h"
 #include "core/job.h"
+#include "core/prio.h"
 
 /* min/max/mean/stddev of a series. Exact integer sums, so merges lose nothing. */
 struct series {
@@ -102,11 +103,14 @@ struct thread_stats {
 	int error;                             /* first errno seen, positive */
 	uint64_t nr_errors;                    /* I/O errors of the types continue_on_error covers (fio's total_err) */
 	int first_error;                       /* the first of them, positive (fio's first_error) */
+	unsigned latency_depth;                /* latency_target: the depth found (merged: the last clone's) */
+	uint64_t zone_resets;                  /* zonemode=zbd: zones reset that held data */
 	bool pure_sum_samples;                 /* bw/iops samples were summed across clones */
 	/* whole-file reads (opendir): files read to their end, and their open+close times */
 	uint64_t files_done;
 	struct series file_oc;                 /* ns */
 	struct hist file_oc_hist;
+	struct prio_stats prio[PRIO_DIRS];     /* cmdprio: latencies per priority (core/prio.h) */
 };
 
 /* The bw (KiB/s) or iops sample summary of one direction, as reported. */

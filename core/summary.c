@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/latency_target.h"
 #include "core/options.h"
 #include "core/run.h"
+#include "core/steadystate.h"
 
 const double results_key_pct[KEY_PCT_NR] = { 50.0, 90.0, 99.0, 99.9 };
 
@@ -82,6 +84,9 @@ static int describe_job(struct job_result *jr, const struct job *job, const stru
 	jr->engine = job->o.ioengine;
 	jr->depth = ops && (ops->flags & ENGINE_SYNC) && job->o.io.submit_mode != SUBMIT_OFFLOAD ? 1 : job->o.iodepth;
 	jr->bs_text = option_text(cfg, job, "bs", "4k");
+	jr->no_io = ops && (ops->flags & ENGINE_NO_IO);
+	if (ops)
+		engine_describe(ops, &job->o, job->eng_opts, jr->intro, sizeof(jr->intro));
 	return fio_names(&jr->options, &job->given, ops);
 }
 
@@ -115,8 +120,10 @@ int run_describe(struct run_ctx *rc)
 /* What the units hold; the header's part stays. */
 static void free_units(struct run_results *r)
 {
-	for (size_t i = 0; r->units && i < r->nunits; i++)
+	for (size_t i = 0; r->units && i < r->nunits; i++) {
 		free(r->units[i].mixed);
+		free(r->units[i].mixed_prio);
+	}
 	free(r->units);
 	free(r->groups);
 	free(r->disks);
@@ -170,6 +177,8 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 			u->rank = rank;
 			u->pid = pid;
 			summed = job->o.group_reporting || joins_previous(rc, i + 1);
+			if (!end) /* this process's clones: their steady-state window */
+				steady_report(rc, i, &u->ss);
 		}
 		u->options = &r->jobs[c->job].options;
 		if (summed)
@@ -206,8 +215,11 @@ static int build_mixed(struct report_unit *u)
 {
 	struct dir_result *m = &u->dir[DDIR_MIXED];
 	u->mixed = calloc(1, sizeof(*u->mixed));
-	if (!u->mixed)
+	u->mixed_prio = calloc(1, sizeof(*u->mixed_prio));
+	if (!u->mixed || !u->mixed_prio)
 		return -ENOMEM;
+	for (int d = 0; d < PRIO_DIRS; d++)
+		prio_stats_merge(u->mixed_prio, &u->ts.prio[d]);
 	for (int d = 0; d < DDIR_NR; d++) {
 		dir_stats_merge(u->mixed, &u->ts.dir[d]);
 		struct sample_summary bw = dir_bw_summary(&u->ts, d), io = dir_iops_summary(&u->ts, d);
@@ -228,7 +240,8 @@ static void summarize_group(const struct run_results *r, struct group_summary *g
 		gs->unified = u->job->o.unified;
 		gs->sig_figs = u->job->o.sig_figs;
 		for (int d = 0; d <= DDIR_MIXED; d++) {
-			if ((d == DDIR_MIXED && !u->mixed) || (!unit_dir(u, d)->total_ios && !unit_dir(u, d)->io_bytes))
+			if ((d == DDIR_MIXED && !u->mixed) || (!unit_dir(u, d)->total_ios && !unit_dir(u, d)->io_bytes) ||
+			    (u->jr->no_io && !unit_dir(u, d)->io_bytes)) /* as fio: no group line for cpuio's */
 				continue;
 			uint64_t bw = unit_bw(u, d), run = u->ts.runtime_ms;
 			bool first = gs->io_bytes[d] == 0 && gs->max_run[d] == 0;
@@ -252,6 +265,31 @@ static void pct_of(struct pct_values *p, const struct hist *h, const struct job_
 	p->samples = hist_percentiles(h, o->pct_list, o->npct, p->ns);
 }
 
+/* cmdprio: each priority's latencies, as fio shows them when a direction's I/Os had two
+ * or more (and none are missing for want of room). */
+static void derive_prios(struct dir_result *v, const struct prio_stats *p, const struct job_opts *o)
+{
+	v->nprios = 0;
+	if (!p || p->overflow || prio_stats_used(p) < 2)
+		return;
+	uint64_t total = 0;
+	for (unsigned i = 0; i < PRIO_STATS_MAX; i++)
+		total += p->e[i].n;
+	v->prio_lat = p->lat;
+	for (unsigned i = 0; i < PRIO_STATS_MAX; i++) {
+		const struct prio_stat *e = &p->e[i];
+		if (!e->n)
+			continue;
+		struct prio_result *r = &v->prios[v->nprios++];
+		r->cls = ioprio_class_of(e->ioprio);
+		r->level = ioprio_level_of(e->ioprio);
+		r->lat = (struct series){ e->n, e->min, e->max, e->sum, e->sumsq };
+		r->hist = &e->hist;
+		pct_of(&r->pct, &e->hist, o);
+		r->share_pct = (double)e->n * 100.0 / (double)total;
+	}
+}
+
 /* What a unit shows of each direction: its samples, its share of the group, percentiles. */
 static void derive_unit(struct report_unit *u, const struct group_summary *gs)
 {
@@ -269,12 +307,15 @@ static void derive_unit(struct report_unit *u, const struct group_summary *gs)
 		v->bw_agg_pct = gs->agg_bw[d] ? v->bw.mean * 1024.0 / (double)gs->agg_bw[d] * 100.0 : 0.0;
 		if (!v->ds)
 			continue;
+		v->run_ms = v->ds->total_ios && (v->ds->io_bytes || !u->jr->no_io) ? u->ts.runtime_ms : 0;
 		pct_of(&v->slat_pct, &v->ds->slat_hist, o);
 		pct_of(&v->clat_pct, &v->ds->clat_hist, o);
 		pct_of(&v->lat_pct, &v->ds->lat_hist, o);
 		hist_percentiles(&v->ds->clat_hist, results_key_pct, KEY_PCT_NR, v->clat_key_ns);
+		derive_prios(v, d == DDIR_MIXED ? u->mixed_prio : d < PRIO_DIRS ? &u->ts.prio[d] : NULL, o);
 	}
 	pct_of(&u->sync_pct, &u->ts.sync_hist, o);
+	lat_target_report(o, u->jr->depth, &u->ts, &u->lat);
 	pct_of(&u->file_oc_pct, &u->ts.file_oc_hist, o);
 }
 

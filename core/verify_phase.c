@@ -1,7 +1,7 @@
-/* The worker's verify: stamping writes, remembering where they went, choosing what to read
- * back next, and checking what comes back. The reads themselves are the loop's (worker.c):
- * it asks verify_next() before each I/O, so verify reads go through the engine and count
- * as reads, as fio's do. */
+/* The worker's verify: stamping writes, remembering where they went (and which of them were
+ * trimmed since: trim_verify_zero), choosing what to read back next, and checking what comes
+ * back. The reads themselves are the loop's (worker.c): it asks verify_next() before each
+ * I/O, so verify reads go through the engine and count as reads, as fio's do. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +62,14 @@ static int check_options(struct wstate *s)
 	return 0;
 }
 
+/* Trims in a job that reads back its writes, with trim_verify_zero: a trimmed write is read
+ * back as zeros (else it is forgotten). */
+static bool zeros_kept(const struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	return s->ver.phase_wanted && o->trim.verify_zero && (o->trim.percentage || job_has_dir(o, DDIR_TRIM));
+}
+
 static int alloc_maps(struct wstate *s)
 {
 	struct verifying *v = &s->ver;
@@ -74,6 +82,8 @@ static int alloc_maps(struct wstate *s)
 		if (!f->verify_map && !f->verify_len)
 			return worker_nomem(s, "verify map (what was written)",
 					    v->sizes_vary ? f->blocks * 2 : (f->blocks / 64 + 1) * 8);
+		if (zeros_kept(s) && !(f->verify_zero = calloc(f->blocks / 64 + 1, sizeof(uint64_t))))
+			return worker_nomem(s, "trim_verify_zero map (what was trimmed)", (f->blocks / 64 + 1) * 8);
 	}
 	return 0;
 }
@@ -138,6 +148,7 @@ void verify_teardown(struct wstate *s)
 	for (unsigned i = 0; s->files && i < s->nfiles; i++) {
 		free(s->files[i].verify_map);
 		free(s->files[i].verify_len);
+		free(s->files[i].verify_zero);
 	}
 	free(v->unit_check);
 	free(v->ring);
@@ -176,17 +187,39 @@ static bool is_marked(const struct wstate *s, const struct wfile *f, uint64_t b,
 	return (f->verify_map[b / 64] >> (b % 64)) & 1;
 }
 
+/* The write starting at b: its length in granules (0: none). */
+static uint64_t marked_len(const struct wstate *s, const struct wfile *f, uint64_t b)
+{
+	return s->ver.sizes_vary ? f->verify_len[b] : (f->verify_map[b / 64] >> (b % 64)) & 1;
+}
+
+/* Was the write starting at b trimmed since (trim_verify_zero)? */
+static bool zeroed(const struct wfile *f, uint64_t b)
+{
+	return f->verify_zero && (f->verify_zero[b / 64] >> (b % 64)) & 1;
+}
+
+static void set_zeroed(struct wfile *f, uint64_t b, bool on)
+{
+	if (on)
+		f->verify_zero[b / 64] |= 1ULL << (b % 64);
+	else if (f->verify_zero)
+		f->verify_zero[b / 64] &= ~(1ULL << (b % 64));
+}
+
 static void unmark(const struct wstate *s, struct wfile *f, uint64_t b)
 {
 	if (s->ver.sizes_vary)
 		f->verify_len[b] = 0;
 	else
 		f->verify_map[b / 64] &= ~(1ULL << (b % 64));
+	set_zeroed(f, b, false);
 }
 
 /* A write of n granules from b: an older write it overlaps is forgotten, as fio does. */
 static void mark(const struct wstate *s, struct wfile *f, uint64_t b, uint64_t n)
 {
+	set_zeroed(f, b, false); /* data again */
 	if (!s->ver.sizes_vary) {
 		f->verify_map[b / 64] |= 1ULL << (b % 64);
 		return;
@@ -194,7 +227,7 @@ static void mark(const struct wstate *s, struct wfile *f, uint64_t b, uint64_t n
 	uint64_t lo = b + 1 > s->ver.max_blocks ? b + 1 - s->ver.max_blocks : 0;
 	for (uint64_t i = lo; i < b + n && i < f->blocks; i++)
 		if (f->verify_len[i] && i + f->verify_len[i] > b)
-			f->verify_len[i] = 0;
+			unmark(s, f, i);
 	f->verify_len[b] = (uint16_t)n;
 }
 
@@ -228,8 +261,29 @@ void verify_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t le
 			v->ring_head = (v->ring_head + 1) % cap;
 			v->ring_count--;
 		}
-		v->ring[(v->ring_head + v->ring_count) % cap] = (struct verify_entry){ fi, off, len };
+		v->ring[(v->ring_head + v->ring_count) % cap] = (struct verify_entry){ fi, off, len, false };
 		v->ring_count++;
+	}
+}
+
+void verify_trimmed(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len)
+{
+	struct verifying *v = &s->ver;
+	if (!v->phase_wanted || !len)
+		return;
+	uint64_t g = s->off.granule, r0 = off - f->cf->offset, r1 = r0 + len;
+	uint64_t b = r0 / g, end = (r1 + g - 1) / g;
+	uint64_t lo = b; /* writes of several sizes: one that starts before b may reach into it */
+	if (v->sizes_vary)
+		lo = b + 1 > v->max_blocks ? b + 1 - v->max_blocks : 0;
+	for (uint64_t i = lo; i < end && i < f->blocks; i++) {
+		uint64_t n = marked_len(s, f, i);
+		if (!n || i + n <= b)
+			continue;
+		if (f->verify_zero && i * g >= r0 && (i + n) * g <= r1)
+			set_zeroed(f, i, true); /* all of it trimmed: zeros when read back */
+		else
+			unmark(s, f, i); /* neither its data nor zeros (or trim_verify_zero=0): not read back */
 	}
 }
 
@@ -260,6 +314,7 @@ static bool ring_next(struct wstate *s, struct verify_entry *e)
 		struct wfile *f = &s->files[e->file];
 		uint64_t b = (e->off - f->cf->offset) / s->off.granule, n = e->len / s->off.granule;
 		if (is_marked(s, f, b, n)) {
+			e->zeros = zeroed(f, b);
 			unmark(s, f, b);
 			return true;
 		}
@@ -282,9 +337,10 @@ static bool phase_next(struct wstate *s, struct verify_entry *e)
 			uint64_t n = v->sizes_vary ? f->verify_len[b] : 1;
 			if (!n || !is_marked(s, f, b, n))
 				continue;
+			*e = (struct verify_entry){ v->ph_file, f->cf->offset + b * s->off.granule, n * s->off.granule,
+						    zeroed(f, b) };
 			unmark(s, f, b);
 			v->ph_block = b + n;
-			*e = (struct verify_entry){ v->ph_file, f->cf->offset + b * s->off.granule, n * s->off.granule };
 			return true;
 		}
 	}
@@ -368,29 +424,49 @@ static void dump(struct wstate *s, const struct wfile *f, const struct io_unit *
 		rebuilt ? exp : "expected data cannot be rebuilt (not iobench's random data, or its header is broken)");
 }
 
+/* A trimmed block read back (trim_verify_zero): all zeros, or the failure in fl. */
+static bool zeros_fail(const struct io_unit *u, struct verify_fail *fl)
+{
+	const unsigned char *p = u->buf;
+	if (!u->len || (!p[0] && !memcmp(p, p + 1, u->len - 1)))
+		return false;
+	uint64_t i = 0;
+	while (!p[i])
+		i++;
+	fl->off = u->offset;
+	fl->len = u->len;
+	snprintf(fl->why, sizeof(fl->why), "trimmed, but does not read back as zeros (byte %llu is 0x%02x; trim_verify_zero)",
+		 (unsigned long long)i, p[i]);
+	return true;
+}
+
 int verify_completed(struct wstate *s, struct io_unit *u)
 {
 	struct verifying *v = &s->ver;
 	const struct job_opts *o = s->o;
+	if (u->ddir == DDIR_TRIM)
+		return 0;
 	if (u->ddir == DDIR_WRITE) { /* done: verify_state_save keeps the last ones */
 		uint64_t i = (uint64_t)u->file_index * s->depth + v->comps_n[u->file_index]++ % s->depth;
-		v->comps[i] = (struct verify_entry){ u->file_index, u->offset, u->len };
+		v->comps[i] = (struct verify_entry){ u->file_index, u->offset, u->len, false };
 		return 0;
 	}
-	if (!(v->checks_reads || verify_is_check(s, u)) || u->result != (int64_t)u->len ||
-	    (s->w->ops->flags & ENGINE_NO_FILE)) /* read back, as fio, but nothing was stored */
+	/* The null engine's reads are done, as fio, but nothing was stored to check. */
+	bool stored = (s->w->ops->flags & (ENGINE_NO_FILE | ENGINE_REMOTE)) != ENGINE_NO_FILE;
+	if (!(v->checks_reads || verify_is_check(s, u)) || u->result != (int64_t)u->len || !stored)
 		return 0;
 	uint64_t interval = verify_interval_for(v->interval, u->len);
-	if (v->dump_rcv)
+	bool zeros = v->unit_check && v->unit_check[u->index] == VCHECK_ZEROS;
+	if (v->dump_rcv && !zeros)
 		memcpy(v->dump_rcv, u->buf, u->len);
 	struct verify_fail fl;
-	if (!verify_check(o, u->buf, u->len, u->offset, interval, &fl))
+	if (zeros ? !zeros_fail(u, &fl) : !verify_check(o, u->buf, u->len, u->offset, interval, &fl))
 		return 0;
 	struct wfile *f = &s->files[u->file_index];
 	if (++v->failures <= MAX_REPORTED) {
 		fprintf(stderr, "iobench: job '%s': verify failed: file %s, offset %llu, length %llu: %s\n", o->name,
 			f->cf->path, (unsigned long long)fl.off, (unsigned long long)fl.len, fl.why);
-		if (v->dump_rcv)
+		if (v->dump_rcv && !zeros)
 			dump(s, f, u, interval);
 	}
 	if (o->verify_fatal || !ioerr_tolerated(o, IOERR_VERIFY, EILSEQ)) /* ignore_error's verify list */
@@ -417,7 +493,7 @@ static int load_state(struct wstate *s)
 	v->load_ncomps = st.ncomps;
 	v->load_comps = calloc(st.ncomps ? st.ncomps : 1, sizeof(*v->load_comps));
 	for (uint64_t i = 0; v->load_comps && i < st.ncomps; i++)
-		v->load_comps[i] = (struct verify_entry){ (unsigned)st.comps[i].file, st.comps[i].offset, 0 };
+		v->load_comps[i] = (struct verify_entry){ (unsigned)st.comps[i].file, st.comps[i].offset, 0, false };
 	free(st.comps);
 	return v->load_comps ? 0 : worker_nomem(s, "verify state entries", st.ncomps * sizeof(*v->load_comps));
 }

@@ -10,8 +10,11 @@
 #include "core/engine.h"
 #include "core/flow.h"
 #include "core/stats.h"
+#include "core/zbd.h"
 
 struct file_plan;
+struct env_clone;
+struct steady_unit;
 
 /* What a running clone shows the monitor (ETA line, --status-interval): counters
  * published about every 100 ms, and a copy of its stats when status reports are on. */
@@ -31,12 +34,15 @@ struct worker {
 	const struct engine_ops *ops;
 	const void *eng_opts;    /* the engine's own options (engine_ops.options), resolved */
 	const struct file_plan *plan; /* files, regions, amount of I/O */
+	const struct env_clone *env; /* its cgroup, file locks (core/env.h); NULL: none */
 	unsigned clone;          /* clone number, for cpus_allowed_policy=split */
 	unsigned log_index;      /* N of the logs' names: the clone's number in the run, from 1 */
 	uint64_t seed;
 	const atomic_bool *stop; /* set by a signal or exitall: stop issuing */
+	const atomic_uint *io_jobs_left; /* clones of I/O-doing jobs not finished (engine_ctx) */
 	struct thread_stats *ts; /* written by this worker only */
 	struct clone_progress *progress;
+	struct zbd_set *zbd;     /* zonemode=zbd: the run's zone tables (core/zbd.h) */
 	const struct tsc_clock *clk; /* clocksource=cpu: the run's calibrated TSC; NULL: the kernel's */
 	unsigned debug;          /* --debug: the categories this clone prints (core/debug.h) */
 	bool warnings_fatal;     /* --warnings-fatal: a note fails the job */
@@ -45,6 +51,8 @@ struct worker {
 	struct flow_table *flows; /* flow=: the run's flows */
 	struct flow *flow;        /* ... its own, joined before the threads start (NULL: joins itself) */
 	uint64_t flow_ios;        /* ... and its count when it joined */
+	struct steady_unit *ss;  /* ss_dur: the steady-state window it adds to (core/steadystate.h), or NULL */
+	unsigned ss_member;      /* its slot there (0: it keeps the window) */
 	int err;                 /* -errno of the failure that stopped it, 0 if none */
 };
 

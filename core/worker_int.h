@@ -1,6 +1,7 @@
 /* A worker's state, by owner. One thread owns all of it; nothing here is shared.
  *
- *   worker.c         the loop: prepare, submit, reap, drain, fail; the worker's life
+ *   worker.c         the loop: prepare and issue, fill, reap, the worker's life
+ *   worker_io.c      with the engine: completions, submit, reap, drain, fsync (the loop's too)
  *   worker_setup.c   files, descriptors, units and buffers, CPU affinity, queue depth
  *   worker_time.c    ramp, bandwidth samples, the deadline, published progress, final stats
  *   offsets.c        which file, direction, length and offset comes next   (struct offsets)
@@ -8,19 +9,30 @@
  *   verify_phase.c   what was written, read back and checked               (struct verifying)
  *   whole.c          opendir whole-file reads: files opened and closed in turn (struct whole)
  *   buffers.c        write buffer contents
+ *   trim.c           trim+write pairs, written blocks chosen for trimming (struct trimming, core/trim.h)
+ *   iolog_replay.c   read_iolog's entries, write_iolog's lines      (struct replaying, iolog_rec)
+ *   steadystate.c    ss: the clone's part of its unit's steady-state window (struct steady_clone)
+ *   latency_target.c latency_target: the queue-depth search              (struct lat_search)
+ *   zone_run.c       zonemode: where I/O goes in zones, write pointers      (struct zone_state)
  *
- * Only worker.c calls into the others; none of them calls back into it: they return -errno
- * and the loop decides (worker_fail). */
+ * Only the loop (worker.c, and worker_io.c below it) calls into the others; none of them
+ * calls back into it: they return -errno and the loop decides (worker_fail). worker_io.c
+ * never calls worker.c. */
 #ifndef IOBENCH_WORKER_INT_H
 #define IOBENCH_WORKER_INT_H
 #include <sys/resource.h>
 
+#include "core/env.h"
 #include "core/files.h"
 #include "core/flow.h"
+#include "core/iolog.h"
+#include "core/latency_target.h"
 #include "core/perflog.h"
 #include "core/rand.h"
+#include "core/steadystate.h"
 #include "core/wextra.h"
 #include "core/worker.h"
+#include "core/zone.h"
 
 /* The I/O-unit state machine, checked in debug and sanitizer builds: a unit is free,
  * prepared (taken by the loop, or refused by a busy engine), queued (handed over, not yet
@@ -44,6 +56,7 @@ struct wfile {
 	bool written;
 	uint64_t *verify_map;       /* granules written and not yet read back (verify) */
 	uint16_t *verify_len;       /* sizes_vary: granules of the write starting here (0: none) */
+	uint64_t *verify_zero;      /* trim_verify_zero: the write starting here was trimmed since */
 };
 
 /* offsets.c */
@@ -68,7 +81,10 @@ struct pacing {
 struct verify_entry {
 	unsigned file;
 	uint64_t off, len;
+	bool zeros;                 /* trimmed since it was written: reads back as zeros */
 };
+/* What a verify read checks (verify_mark). */
+enum verify_how { VCHECK_NONE, VCHECK_DATA, VCHECK_ZEROS };
 enum verify_step { VSTEP_NONE, VSTEP_DRAIN, VSTEP_READ };
 struct verifying {
 	bool on;                    /* verify is set */
@@ -100,6 +116,46 @@ struct verifying {
 	unsigned char *dump_rcv, *dump_exp; /* verify_dump: the block as read, as it should be */
 };
 
+/* trim.c: rw=trimwrite/randtrimwrite's pairs (offsets.c places them) and trim_percentage */
+struct trimming {
+	bool counted;               /* trims count against size/io_size and number_ios: only in
+				     * a job that does not write (trimwrite's io_size is the
+				     * writes', and trim_percentage's trims come on top) */
+	/* rw=trimwrite, randtrimwrite: each trim is followed by writes on its file, as fio: a
+	 * write is owed while the last write did not start where the last trim did
+	 * (sequential), or until the write that mirrors the trim (random) */
+	bool pairs;
+	bool owed;
+	unsigned file;              /* the last trim's file, offset (in the region) and length */
+	uint64_t trim_off, trim_len;
+	uint64_t tw_bytes;          /* trims and writes issued: fio's rule at the end of a pass */
+	uint64_t max_bs;
+	uint64_t *pass_trimmed;     /* per file: bytes trimmed in this pass (randtrimwrite) */
+	uint64_t *passes;           /* per file: passes ended */
+	/* trim_percentage: written blocks chosen for trimming and not trimmed (nor read back)
+	 * yet, by the granule each starts at: a bit per granule, or (writes of several sizes)
+	 * the write's length in granules */
+	bool chosen_on;
+	bool sizes_vary;
+	unsigned max_blocks;        /* granules of the longest write */
+	struct rng rng;             /* which writes are chosen */
+	uint64_t **pending;
+	uint16_t **pending_len;
+	uint64_t npending;
+	uint64_t held;              /* writes not read back yet (fio's io_hist_len): trim_backlog
+				     * counts these */
+	uint64_t batch_left;        /* trims of a trim_backlog batch still to come */
+	bool armed;                 /* a trim is due (the queue drains first) */
+	unsigned cur_file;          /* where the next search for a chosen block starts */
+	uint64_t cur_block;
+};
+/* A chosen block's trim: the file (index), the absolute offset and the length. */
+struct trim_entry {
+	unsigned file;
+	uint64_t off, len;
+};
+enum trim_step { TSTEP_NONE, TSTEP_DRAIN, TSTEP_TRIM };
+
 /* whole.c */
 struct whole {
 	bool on;                    /* job_whole_files: files opened, read to their end, closed in turn */
@@ -124,8 +180,10 @@ struct wstate {
 	unsigned batch_submit, complete_min, complete_max, depth_low;
 	bool sync;
 	bool file_ops;              /* ENGINE_FILE_OP: latencies are the file operations' only */
+	bool no_io;                 /* ENGINE_NO_IO: I/Os move nothing and do not count toward size */
 	struct wfile *files;
 	int *fds;                   /* the files' descriptors, by index (engine_ctx.fds) */
+	uint64_t *file_sizes;       /* the files' planned sizes, by index (engine_ctx.file_sizes) */
 	unsigned nfiles;
 	void *bufmem;
 	size_t buf_stride;
@@ -148,8 +206,72 @@ struct wstate {
 	struct pacing pace;
 	struct verifying ver;
 	struct whole whole;
+	struct trimming trim;
+	enum ddir last_done;        /* of the last I/O that completed (trim_backlog's rule) */
+	struct replaying replay;    /* read_iolog (core/iolog_replay.c) */
+	struct iolog_rec rec;       /* write_iolog (core/iolog_replay.c) */
+	struct env_worker env;      /* core/env.h: priorities, buffers' memory, file locks */
+	struct steady_clone ssc;
+	struct lat_search lat;      /* lat.depth: the depth the queue is filled to */
+	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
 	struct wextra x;            /* core/wextra.h: core/options_io.c's options */
 };
+
+/* ---- the loop's own (worker.c, worker_io.c) ---- */
+
+/* The job fails with err (the first error wins); nothing more is issued. */
+static inline void worker_fail(struct wstate *s, int err)
+{
+	if (!s->w->err)
+		s->w->err = err;
+	if (!s->ts->error)
+		s->ts->error = -err;
+	s->issuing_done = true;
+}
+
+/* ---- the I/O-unit state machine (asserted in debug and sanitizer builds) ---- */
+
+static inline void unit_move(struct wstate *s, const struct io_unit *u, enum unit_state from, enum unit_state to)
+{
+	W_ASSERT(s->unit_state[u->index] == from);
+	s->unit_state[u->index] = (unsigned char)to;
+	(void)from;
+}
+
+static inline struct io_unit *unit_take(struct wstate *s)
+{
+	struct io_unit *u = s->free_units[--s->nr_free];
+	unit_move(s, u, UNIT_FREE, UNIT_PREPARED);
+	return u;
+}
+
+static inline void unit_free(struct wstate *s, struct io_unit *u, enum unit_state from)
+{
+	unit_move(s, u, from, UNIT_FREE);
+	s->free_units[s->nr_free++] = u;
+}
+
+/* Between steps every unit is free, in flight, or the one a busy engine refused. */
+static inline void units_check(const struct wstate *s)
+{
+	W_ASSERT(s->nr_free + s->inflight + (s->retry != NULL) == s->depth);
+	W_ASSERT(s->nr_pending <= s->inflight);
+	(void)s;
+}
+
+/* worker_io.c: the I/O with the engine. */
+/* --debug=io: a line per I/O queued and completed (the caller tests s->debug_io). */
+void io_debug(const struct wstate *s, const char *what, const struct io_unit *u);
+/* Submit what is queued (one timestamp for the batch). */
+void io_commit(struct wstate *s);
+/* Wait for completions: at least min, or until timeout_ns (0 = no timeout). */
+void io_reap(struct wstate *s, unsigned min, uint64_t timeout_ns);
+/* Submit and reap until nothing is in flight. */
+void io_drain(struct wstate *s);
+/* An I/O the engine completed inside queue(): accounted as a batch of one. */
+void io_complete_at_once(struct wstate *s, struct io_unit *u);
+/* fsync=N / fdatasync=N / end_fsync: the queue drained, then the call, timed. */
+void io_sync_file(struct wstate *s, struct wfile *f, bool datasync);
 
 /* worker_setup.c */
 void setup_depth(struct wstate *s);
@@ -171,6 +293,8 @@ void time_start(struct wstate *s);
 /* Ramp over, samples, deadline, rate floors, logs, progress: -errno when the job must fail. */
 int time_check(struct wstate *s);
 void time_finish(struct wstate *s);
+/* latency_target's last window: the statistics and the runtime start again from now. */
+void time_restart(struct wstate *s);
 
 /* whole.c: opendir whole-file reads (whole.on: setup_depth). The loop drains the queue
  * before a switch. */
@@ -222,6 +346,9 @@ void verify_teardown(struct wstate *s);
 void verify_stamp(struct wstate *s, struct io_unit *u);
 /* A write was handed over (or, verify_only, would have been): remember it. */
 void verify_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len);
+/* A trim of [off, off + len) of f was handed over: what it covers of the writes not read
+ * back yet reads back as zeros now (trim_verify_zero), or is forgotten. */
+void verify_trimmed(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len);
 /* verify_only with writes: the workload's I/O is counted as done, not done (as fio's dry
  * run); its writes are what the verify phase reads back. (A verify_only job that only reads
  * reads, and checks what it reads.) */
@@ -237,11 +364,11 @@ static inline uint64_t verify_pass_end(const struct wstate *s)
 {
 	return s->ver.pass_end;
 }
-/* Mark a prepared unit as a verify read (or not). */
-static inline void verify_mark(struct wstate *s, const struct io_unit *u, bool check)
+/* Mark a prepared unit as a verify read of data, or of a trimmed block's zeros (or not). */
+static inline void verify_mark(struct wstate *s, const struct io_unit *u, enum verify_how how)
 {
 	if (s->ver.unit_check)
-		s->ver.unit_check[u->index] = check;
+		s->ver.unit_check[u->index] = (unsigned char)how;
 }
 static inline bool verify_is_check(const struct wstate *s, const struct io_unit *u)
 {
@@ -253,6 +380,33 @@ static inline bool verify_is_check(const struct wstate *s, const struct io_unit 
 int verify_completed(struct wstate *s, struct io_unit *u);
 /* The job is over: the state file (verify_state_save), the failures in all. 0 or -EILSEQ. */
 int verify_finish(struct wstate *s);
+
+/* trim.c: trim_percentage's chosen blocks (the pairs of trimwrite are offsets.c's). */
+int trim_setup(struct wstate *s);
+void trim_teardown(struct wstate *s);
+/* A write was handed over: one more not read back (trim_backlog's count), perhaps chosen;
+ * it takes the place of a chosen block it overwrites. */
+void trim_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len);
+/* A verify read of the write at off of file was issued: it is read back as written, so it
+ * is not trimmed any more (as fio) and no longer counted. */
+void trim_verified(struct wstate *s, unsigned file, uint64_t off);
+/* Before an I/O is prepared: is a chosen block's trim next (e filled), must the queue drain
+ * first (its write may be in flight; then ask again), or neither? spent: the workload has
+ * issued all it may for now, so every chosen block left is trimmed now; last_read: the last
+ * I/O to complete was a read (fio's rule: a trim_backlog batch does not start after one). */
+enum trim_step trim_next(struct wstate *s, bool spent, bool last_read, struct trim_entry *e);
+/* Chosen blocks not trimmed yet (the workload is not over until they are). */
+static inline bool trim_owed(const struct wstate *s)
+{
+	return s->trim.npending > 0;
+}
+
+/* offsets.c, rw=trimwrite/randtrimwrite: does the next I/O (direction d, len bytes, on f)
+ * start a new pass over f? Then fio's rule: another pass if loops are left or the job is
+ * time_based, or if what is left of io_size is at least the largest block; the positions
+ * start again, with a trim (PASS_AGAIN: prepare the I/O again). PASS_END: the job is done. */
+enum trim_pass { PASS_GO, PASS_AGAIN, PASS_END };
+enum trim_pass offsets_pass_check(struct wstate *s, struct wfile *f, int ddir, uint64_t len);
 
 /* buffers.c */
 void buffers_init(struct wstate *s);

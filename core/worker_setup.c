@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/debug.h"
+#include "core/env.h"
 #include "core/worker_int.h"
 
 
@@ -51,7 +52,7 @@ int open_files(struct wstate *s)
 			posix_fadvise(f->fd, 0, 0, rnd ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
 		}
 	}
-	return 0;
+	return env_files_opened(s); /* write_hint */
 }
 
 int worker_nomem(struct wstate *s, const char *what, uint64_t bytes)
@@ -88,8 +89,11 @@ static int alloc_units(struct wstate *s)
 		if (job_has_dir(o, d) && b > max_bs)
 			max_bs = b;
 	}
+	if (s->w->plan->replay && s->w->plan->replay->max_len > max_bs) /* read_iolog: its longest I/O */
+		max_bs = s->w->plan->replay->max_len;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	s->buf_stride = (max_bs + page - 1) / page * page;
+	/* mem_align: as fio, the buffers follow each other by the block size */
+	s->buf_stride = o->env.mem_align ? max_bs : (max_bs + page - 1) / page * page;
 	s->units = calloc(s->depth, sizeof(*s->units));
 	s->unit_state = calloc(s->depth, sizeof(*s->unit_state)); /* all UNIT_FREE */
 	s->free_units = calloc(s->depth, sizeof(*s->free_units));
@@ -97,8 +101,11 @@ static int alloc_units(struct wstate *s)
 	if (!s->units || !s->unit_state || !s->free_units || !s->pending)
 		return worker_nomem(s, "I/O units", (uint64_t)s->depth * (sizeof(*s->units) + 2 * sizeof(void *)));
 	uint64_t bytes;
+	int ret = -ENOMEM;
 	if (__builtin_mul_overflow((uint64_t)s->buf_stride, (uint64_t)s->depth, &bytes) || bytes > SIZE_MAX ||
-	    posix_memalign(&s->bufmem, page, (size_t)bytes)) {
+	    bytes + env_mem_extra(o) < bytes || (ret = env_mem_alloc(s, (size_t)bytes, &s->bufmem))) {
+		if (ret != -ENOMEM || o->env.mem != MEM_MALLOC) /* env_mem_alloc said why */
+			return s->bufmem = NULL, ret;
 		char what[160];
 		snprintf(what, sizeof(what), "I/O buffers (iodepth %u x the largest block size %llu, for each of "
 			 "numjobs=%u clones)", s->depth, (unsigned long long)s->buf_stride, o->numjobs);
@@ -112,6 +119,8 @@ static int alloc_units(struct wstate *s)
 		s->units[i].index = i;
 		s->units[i].buf = (char *)s->bufmem + (size_t)i * s->buf_stride;
 		s->free_units[s->nr_free++] = &s->units[i];
+		if (debug_on(s->w->debug, DBG_MEM))
+			debug_print(DBG_MEM, "io_u %p, mem %p\n", (void *)&s->units[i], s->units[i].buf);
 	}
 	buffers_init(s);
 	return 0;
@@ -121,34 +130,43 @@ int alloc_state(struct wstate *s)
 {
 	s->files = calloc(s->nfiles, sizeof(*s->files));
 	s->fds = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->fds));
+	s->file_sizes = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->file_sizes));
 	s->events = calloc(s->depth, sizeof(*s->events));
-	if (!s->files || !s->fds || !s->events)
+	if (!s->files || !s->fds || !s->file_sizes || !s->events)
 		return -ENOMEM;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		s->files[i].fd = s->fds[i] = -1;
 		s->files[i].cf = &s->w->plan->files[i];
+		s->file_sizes[i] = s->files[i].cf->file_size;
 	}
 	s->eng.fds = s->fds;
+	s->eng.file_sizes = s->file_sizes;
 	s->eng.nr_fds = s->nfiles;
 	s->eng.events = s->events;
 	int ret = alloc_units(s);
 	s->eng.units = s->units;
 	s->eng.buf_len = s->buf_stride;
+	if (!ret) {
+		cmdprio_init(s);
+		ret = lockfile_init(s);
+	}
 	return ret;
 }
 
 void free_state(struct wstate *s)
 {
 	if (s->bufmem && debug_on(s->w->debug, DBG_MEM))
-		debug_print(DBG_MEM, "free malloc mem %p; io_u free %p\n", s->bufmem, (void *)s->units);
+		debug_print(DBG_MEM, "io_u free %p\n", (void *)s->units);
 	free(s->files);
 	free(s->fds);
+	free(s->file_sizes);
 	free(s->events);
 	free(s->units);
 	free(s->unit_state);
 	free(s->free_units);
 	free(s->pending);
-	free(s->bufmem);
+	env_mem_free(s);
+	lockfile_free(s);
 }
 
 int set_affinity(struct wstate *s)
@@ -188,6 +206,7 @@ void setup_depth(struct wstate *s)
 	const struct job_opts *o = s->o;
 	s->sync = (s->w->ops->flags & ENGINE_SYNC) != 0;
 	s->file_ops = (s->w->ops->flags & ENGINE_FILE_OP) != 0;
+	s->no_io = (s->w->ops->flags & ENGINE_NO_IO) != 0;
 	s->whole.on = job_whole_files(s->o) && !s->file_ops; /* whole.c owns the rest */
 	s->depth = s->sync ? 1 : o->iodepth;
 	s->batch_submit = o->iodepth_batch_submit ? o->iodepth_batch_submit : s->depth;
@@ -200,6 +219,9 @@ void setup_depth(struct wstate *s)
 	s->eng.nr_units = s->depth;
 	s->eng.opts = o;
 	s->eng.eng_opts = s->w->eng_opts;
+	s->eng.clone = s->w->clone;
+	s->eng.stop = s->w->stop;
+	s->eng.io_jobs_left = s->w->io_jobs_left;
 	s->eng.files_one_by_one = s->whole.on;
 	s->rec_slat = !o->disable_slat;
 	s->rec_clat = !o->disable_clat;

@@ -124,6 +124,12 @@ int time_check(struct wstate *s)
 	return ret;
 }
 
+void time_restart(struct wstate *s)
+{
+	if (s->measuring)
+		start_measuring(s);
+}
+
 void time_finish(struct wstate *s)
 {
 	struct thread_stats *ts = s->ts;

@@ -28,7 +28,11 @@ if ! have_src cjson || ! have_src libisal; then
 	printf 'Types: deb-src\nURIs: %s\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 		"$uri" "$suite" "$suite" > "$f"
 	echo "iobench: added $f" >&2
-	apt-get update -qq >/dev/null
+	if command -v flock >/dev/null 2>&1; then
+		flock /tmp/iobench-apt.lock apt-get -o DPkg::Lock::Timeout=300 update -qq >/dev/null
+	else
+		apt-get -o DPkg::Lock::Timeout=300 update -qq >/dev/null
+	fi
 fi
 
 # apt-get warns when root downloads into a folder _apt cannot write; that is not a failure.

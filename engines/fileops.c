@@ -145,7 +145,7 @@ static int queue(struct engine_ctx *ctx, struct io_unit *u, enum fileop op)
 	}                                                                              \
 	const struct engine_ops nm##_engine_ops = {                                    \
 		.name = #nm,                                                           \
-		.flags = ENGINE_SYNC | ENGINE_FILE_OP | (extra),                      \
+		.flags = ENGINE_SYNC | ENGINE_FILE_OP | ENGINE_TRIM | (extra),        \
 		.options = table,                                                      \
 		.options_size = sizeof(struct fileops_opts),                           \
 		.init = fileops_init,                                                  \

@@ -1,6 +1,7 @@
 /* io_uring: submission and completion rings through liburing. Options: fixedbufs
  * (registered buffers), registerfiles, sqthread_poll[_cpu] (kernel-side submission),
- * hipri (IOPOLL), nonvectored=0 (readv/writev). */
+ * hipri (IOPOLL), nonvectored=0 (readv/writev). Trims, as fio 3.33's engine does them:
+ * once the queued I/Os are submitted, at once (trim_range: BLKDISCARD, or a punched hole). */
 #include <errno.h>
 #include <stddef.h>
 #include <liburing.h>
@@ -17,6 +18,8 @@ struct uring_data {
 	bool ring_ready;
 	struct iovec *iovs; /* one per unit: registered buffers and vectored commands */
 	bool fixed, regfiles; /* buffers and files registered with the ring */
+	unsigned nr_queued;   /* prepared since the last submit */
+	unsigned char *kind;  /* how each file is trimmed, by file index */
 };
 
 struct uring_opts {
@@ -51,6 +54,7 @@ static void uring_cleanup(struct engine_ctx *ctx)
 	if (ud->ring_ready)
 		io_uring_queue_exit(&ud->ring);
 	free(ud->iovs);
+	free(ud->kind);
 	free(ud);
 }
 
@@ -202,7 +206,8 @@ static int uring_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = ud;
 	ud->iovs = calloc(ctx->nr_units, sizeof(*ud->iovs));
-	int ret = ud->iovs ? 0 : -ENOMEM;
+	ud->kind = calloc(ctx->nr_fds ? ctx->nr_fds : 1, 1);
+	int ret = ud->iovs && ud->kind ? 0 : -ENOMEM;
 	for (unsigned i = 0; !ret && i < ctx->nr_units; i++) {
 		ud->iovs[i].iov_base = ctx->units[i].buf;
 		ud->iovs[i].iov_len = ctx->buf_len;
@@ -220,6 +225,12 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
 	struct uring_data *ud = ctx->priv;
 	const struct uring_opts *o = ctx->eng_opts;
+	if (u->ddir == DDIR_TRIM) {
+		if (ud->nr_queued)
+			return Q_BUSY;
+		u->result = trim_range(u->fd, &ud->kind[u->file_index], u->offset, u->len);
+		return Q_COMPLETED;
+	}
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&ud->ring);
 	if (!sqe)
 		return Q_BUSY;
@@ -244,7 +255,9 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 	}
 	if (reg_file)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->ioprio = u->ioprio; /* 0: the thread's own */
 	io_uring_sqe_set_data(sqe, u);
+	ud->nr_queued++;
 	return Q_QUEUED;
 }
 
@@ -253,10 +266,10 @@ static int uring_commit(struct engine_ctx *ctx)
 	struct uring_data *ud = ctx->priv;
 	for (;;) {
 		int ret = io_uring_submit(&ud->ring);
-		if (ret >= 0)
-			return 0;
-		if (ret != -EINTR && ret != -EAGAIN)
-			return ret;
+		if (ret >= 0 || (ret != -EINTR && ret != -EAGAIN)) {
+			ud->nr_queued = 0; /* submitted, or given up by the caller */
+			return ret < 0 ? ret : 0;
+		}
 	}
 }
 
@@ -301,6 +314,7 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 
 const struct engine_ops io_uring_engine_ops = {
 	.name = "io_uring",
+	.flags = ENGINE_TRIM | ENGINE_IOPRIO,
 	.options = uring_options,
 	.options_size = sizeof(struct uring_opts),
 	.init = uring_init,

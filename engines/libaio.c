@@ -1,4 +1,6 @@
-/* libaio: Linux native AIO (io_submit/io_getevents); asynchronous with O_DIRECT. */
+/* libaio: Linux native AIO (io_submit/io_getevents); asynchronous with O_DIRECT. AIO has no
+ * trim: as fio, a trim waits for the queued I/Os to be submitted and is done at once
+ * (trim_range: BLKDISCARD, or a punched hole in a file). */
 #include <errno.h>
 #include <stddef.h>
 #include <libaio.h>
@@ -7,12 +9,17 @@
 
 #include "core/engine.h"
 
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1) /* linux/aio_abi.h's: aio_reqprio is the I/O's priority */
+#endif
+
 struct libaio_data {
 	io_context_t ctx;
 	struct iocb *iocbs;      /* one per io_unit, by index */
 	struct iocb **pending;   /* queued, not yet submitted */
 	unsigned nr_pending;
 	struct io_event *events;
+	unsigned char *kind;     /* how each file is trimmed, by file index */
 };
 
 struct libaio_opts {
@@ -35,6 +42,7 @@ static void libaio_cleanup(struct engine_ctx *ctx)
 	free(ld->iocbs);
 	free(ld->pending);
 	free(ld->events);
+	free(ld->kind);
 	free(ld);
 }
 
@@ -75,7 +83,8 @@ static int libaio_init(struct engine_ctx *ctx)
 	ld->iocbs = calloc(ctx->nr_units, sizeof(*ld->iocbs));
 	ld->pending = calloc(ctx->depth, sizeof(*ld->pending));
 	ld->events = calloc(ctx->depth, sizeof(*ld->events));
-	if (!ld->iocbs || !ld->pending || !ld->events) {
+	ld->kind = calloc(ctx->nr_fds ? ctx->nr_fds : 1, 1);
+	if (!ld->iocbs || !ld->pending || !ld->events || !ld->kind) {
 		libaio_cleanup(ctx);
 		ctx->priv = NULL;
 		return -ENOMEM;
@@ -94,13 +103,21 @@ static int libaio_init(struct engine_ctx *ctx)
 static int libaio_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
 	struct libaio_data *ld = ctx->priv;
-	if (ld->nr_pending >= ctx->depth)
+	if (ld->nr_pending >= ctx->depth || (u->ddir == DDIR_TRIM && ld->nr_pending))
 		return Q_BUSY;
+	if (u->ddir == DDIR_TRIM) {
+		u->result = trim_range(u->fd, &ld->kind[u->file_index], u->offset, u->len);
+		return Q_COMPLETED;
+	}
 	struct iocb *cb = &ld->iocbs[u->index];
 	if (u->ddir == DDIR_READ)
 		io_prep_pread(cb, u->fd, u->buf, u->len, (long long)u->offset);
 	else
 		io_prep_pwrite(cb, u->fd, u->buf, u->len, (long long)u->offset);
+	if (u->ioprio) { /* its own priority (cmdprio); else the thread's */
+		cb->aio_reqprio = u->ioprio;
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+	}
 	cb->data = u;
 	ld->pending[ld->nr_pending++] = cb;
 	return Q_QUEUED;
@@ -189,6 +206,7 @@ got:
 
 const struct engine_ops libaio_engine_ops = {
 	.name = "libaio",
+	.flags = ENGINE_TRIM | ENGINE_IOPRIO,
 	.options = libaio_options,
 	.options_size = sizeof(struct libaio_opts),
 	.init = libaio_init,

@@ -1,4 +1,5 @@
-/* mmap: the file mapped into memory; a read copies out of the map, a write into it.
+/* mmap: the file mapped into memory; a read copies out of the map, a write into it, a trim
+ * punches a hole in the file under the map (trim_range), whose pages then read as zeros.
  * Each file is mapped whole when it is opened. A file that shrinks under the map (another
  * process truncates it) makes the copy fault with SIGBUS: that I/O fails with EIO instead
  * of the process dying. */
@@ -33,6 +34,7 @@ struct mmap_data {
 	struct mapping *maps;
 	unsigned n;
 	struct copy_guard guard;
+	unsigned char *kind; /* how each file is trimmed, by file index */
 };
 
 /* The copy this thread is doing, NULL outside one. Thread-local because the SIGBUS handler
@@ -93,8 +95,13 @@ static int guarded_copy(struct mmap_data *md, const struct mapping *m, void *dst
 
 static int mmap_init(struct engine_ctx *ctx)
 {
-	ctx->priv = calloc(1, sizeof(struct mmap_data));
-	if (!ctx->priv)
+	struct mmap_data *md = calloc(1, sizeof(*md));
+	if (md && !(md->kind = calloc(ctx->nr_fds ? ctx->nr_fds : 1, 1))) {
+		free(md);
+		md = NULL;
+	}
+	ctx->priv = md;
+	if (!md)
 		return -ENOMEM;
 	pthread_once(&bus_once, install_sigbus);
 	return 0;
@@ -108,11 +115,13 @@ static int mmap_open(struct engine_ctx *ctx, const char *path, int flags, int *f
 	if (f < 0)
 		return -errno;
 	struct stat st;
-	if (fstat(f, &st) < 0 || st.st_size == 0) {
-		int err = st.st_size == 0 ? -EINVAL : -errno;
+	off_t len = fstat(f, &st) < 0 ? -1 : S_ISBLK(st.st_mode) ? lseek(f, 0, SEEK_END) : st.st_size;
+	if (len <= 0) { /* a block device's st_size is 0: its size is where its end is */
+		int err = len == 0 ? -EINVAL : -errno;
 		close(f);
 		return err;
 	}
+	st.st_size = len;
 	int prot = PROT_READ | ((flags & O_ACCMODE) != O_RDONLY ? PROT_WRITE : 0);
 	void *addr = mmap(NULL, (size_t)st.st_size, prot, MAP_SHARED, f, 0);
 	struct mapping *maps = addr == MAP_FAILED ? NULL : realloc(md->maps, (md->n + 1) * sizeof(*maps));
@@ -146,8 +155,10 @@ static void mmap_cleanup(struct engine_ctx *ctx)
 	for (unsigned i = 0; md && i < md->n; i++)
 		if (md->maps[i].addr)
 			munmap(md->maps[i].addr, md->maps[i].len);
-	if (md)
+	if (md) {
 		free(md->maps);
+		free(md->kind);
+	}
 	free(md);
 }
 
@@ -162,6 +173,10 @@ static int mmap_queue(struct engine_ctx *ctx, struct io_unit *u)
 			u->result = -EINVAL;
 			return Q_COMPLETED;
 		}
+		if (u->ddir == DDIR_TRIM) {
+			u->result = trim_range(u->fd, &md->kind[u->file_index], u->offset, u->len);
+			return Q_COMPLETED;
+		}
 		char *at = (char *)m->addr + u->offset;
 		int err = u->ddir == DDIR_READ ? guarded_copy(md, m, u->buf, at, u->len)
 					       : guarded_copy(md, m, at, u->buf, u->len);
@@ -174,7 +189,7 @@ static int mmap_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops mmap_engine_ops = {
 	.name = "mmap",
-	.flags = ENGINE_SYNC,
+	.flags = ENGINE_SYNC | ENGINE_TRIM,
 	.init = mmap_init,
 	.cleanup = mmap_cleanup,
 	.open_file = mmap_open,

@@ -1,4 +1,5 @@
-/* posixaio: POSIX asynchronous I/O (aio_read(3)/aio_write(3), glibc's thread pool). */
+/* posixaio: POSIX asynchronous I/O (aio_read(3)/aio_write(3), glibc's thread pool). POSIX
+ * AIO has no trim: a trim is done at once (trim_range: BLKDISCARD, or a punched hole). */
 #include <aio.h>
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@ struct posixaio_data {
 	const struct aiocb **inflight; /* for aio_suspend */
 	struct io_unit **busy;
 	unsigned nr_busy;
+	unsigned char *kind;           /* how each file is trimmed, by file index */
 };
 
 static void posixaio_cleanup(struct engine_ctx *ctx)
@@ -22,6 +24,7 @@ static void posixaio_cleanup(struct engine_ctx *ctx)
 	free(pd->cbs);
 	free(pd->inflight);
 	free(pd->busy);
+	free(pd->kind);
 	free(pd);
 }
 
@@ -55,7 +58,8 @@ static int posixaio_init(struct engine_ctx *ctx)
 	pd->cbs = calloc(ctx->nr_units, sizeof(*pd->cbs));
 	pd->inflight = calloc(ctx->depth, sizeof(*pd->inflight));
 	pd->busy = calloc(ctx->depth, sizeof(*pd->busy));
-	if (!pd->cbs || !pd->inflight || !pd->busy) {
+	pd->kind = calloc(ctx->nr_fds ? ctx->nr_fds : 1, 1);
+	if (!pd->cbs || !pd->inflight || !pd->busy || !pd->kind) {
 		posixaio_cleanup(ctx);
 		ctx->priv = NULL;
 		return -ENOMEM;
@@ -72,6 +76,10 @@ static int posixaio_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
 	struct posixaio_data *pd = ctx->priv;
 	struct aiocb *cb = &pd->cbs[u->index];
+	if (u->ddir == DDIR_TRIM) {
+		u->result = trim_range(u->fd, &pd->kind[u->file_index], u->offset, u->len);
+		return Q_COMPLETED;
+	}
 	if (pd->nr_busy >= ctx->depth)
 		return Q_BUSY;
 	memset(cb, 0, sizeof(*cb));
@@ -128,6 +136,7 @@ static int posixaio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max
 
 const struct engine_ops posixaio_engine_ops = {
 	.name = "posixaio",
+	.flags = ENGINE_TRIM,
 	.init = posixaio_init,
 	.cleanup = posixaio_cleanup,
 	.queue = posixaio_queue,

@@ -20,6 +20,16 @@ extern const struct engine_ops filedelete_engine_ops;
 extern const struct engine_ops dircreate_engine_ops;
 extern const struct engine_ops dirstat_engine_ops;
 extern const struct engine_ops dirdelete_engine_ops;
+extern const struct engine_ops rbd_engine_ops;
+extern const struct engine_ops rados_engine_ops;
+extern const struct engine_ops falloc_engine_ops;
+extern const struct engine_ops ftruncate_engine_ops;
+extern const struct engine_ops splice_engine_ops;
+extern const struct engine_ops cpuio_engine_ops;
+extern const struct engine_ops exec_engine_ops;
+extern const struct engine_ops e4defrag_engine_ops;
+extern const struct engine_ops net_engine_ops;
+extern const struct engine_ops netsplice_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -38,6 +48,16 @@ static const struct engine_ops *const engines[] = {
 	&dircreate_engine_ops,
 	&dirstat_engine_ops,
 	&dirdelete_engine_ops,
+	&rbd_engine_ops,
+	&rados_engine_ops,
+	&falloc_engine_ops,
+	&ftruncate_engine_ops,
+	&splice_engine_ops,
+	&cpuio_engine_ops,
+	&exec_engine_ops,
+	&e4defrag_engine_ops,
+	&net_engine_ops,
+	&netsplice_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)

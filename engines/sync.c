@@ -3,7 +3,8 @@
  * RWF_HIPRI when hipri=1) and faulty, a test engine: psync whose I/Os from the fault_after-th
  * on fail with fault_errno (EIO by default) or, with fault_short=1, move half their bytes, to
  * show how a faulting device is reported where no device-mapper "error" target is at hand.
- * They differ only in the call that moves the data: one table row each. */
+ * They differ only in the call that moves the data: one table row each. Trims are the same
+ * for all: BLKDISCARD on a block device, a punched hole in a file (trim_range). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -18,6 +19,23 @@ struct sync_opts {
 	unsigned fault_errno;
 	bool fault_short;
 };
+
+/* priv: faulty's count of I/Os, and how each file is trimmed (one byte per file). */
+struct sync_data {
+	uint64_t count;
+	unsigned char kind[];
+};
+
+static int sync_init(struct engine_ctx *ctx)
+{
+	ctx->priv = calloc(1, sizeof(struct sync_data) + ctx->nr_fds);
+	return ctx->priv ? 0 : -ENOMEM;
+}
+
+static void sync_cleanup(struct engine_ctx *ctx)
+{
+	free(ctx->priv);
+}
 
 typedef ssize_t (*xfer_fn)(const struct engine_ctx *ctx, const struct io_unit *u, size_t len);
 
@@ -53,6 +71,11 @@ static ssize_t xfer_pvsync2(const struct engine_ctx *ctx, const struct io_unit *
 static int finish(struct engine_ctx *ctx, struct io_unit *u, xfer_fn xfer, size_t len)
 {
 	ssize_t r;
+	if (u->ddir == DDIR_TRIM) {
+		struct sync_data *sd = ctx->priv;
+		u->result = trim_range(u->fd, &sd->kind[u->file_index], u->offset, len);
+		return Q_COMPLETED;
+	}
 	do
 		r = xfer(ctx, u, len);
 	while (r < 0 && errno == EINTR);
@@ -60,23 +83,11 @@ static int finish(struct engine_ctx *ctx, struct io_unit *u, xfer_fn xfer, size_
 	return Q_COMPLETED;
 }
 
-/* faulty: counts its I/Os in priv (a uint64_t). */
-static int faulty_init(struct engine_ctx *ctx)
-{
-	ctx->priv = calloc(1, sizeof(uint64_t));
-	return ctx->priv ? 0 : -ENOMEM;
-}
-
-static void faulty_cleanup(struct engine_ctx *ctx)
-{
-	free(ctx->priv);
-}
-
 static int faulty_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
 	const struct sync_opts *so = ctx->eng_opts;
-	uint64_t *count = ctx->priv;
-	bool fault = ++*count >= so->fault_after;
+	struct sync_data *sd = ctx->priv;
+	bool fault = ++sd->count >= so->fault_after;
 	if (fault && !so->fault_short) {
 		u->result = -(int64_t)so->fault_errno;
 		return Q_COMPLETED;
@@ -107,9 +118,11 @@ static const struct option_def faulty_options[] = {
 	}                                                                      \
 	const struct engine_ops nm##_engine_ops = {                            \
 		.name = #nm,                                                   \
-		.flags = ENGINE_SYNC,                                          \
+		.flags = ENGINE_SYNC | ENGINE_TRIM,                            \
 		.options = table,                                              \
 		.options_size = sizeof(struct sync_opts),                      \
+		.init = sync_init,                                             \
+		.cleanup = sync_cleanup,                                       \
 		.queue = nm##_queue,                                           \
 	};
 
@@ -120,10 +133,10 @@ SYNC_ENGINE(pvsync2, pvsync2_options)
 
 const struct engine_ops faulty_engine_ops = {
 	.name = "faulty",
-	.flags = ENGINE_SYNC,
+	.flags = ENGINE_SYNC | ENGINE_TRIM,
 	.options = faulty_options,
 	.options_size = sizeof(struct sync_opts),
-	.init = faulty_init,
-	.cleanup = faulty_cleanup,
+	.init = sync_init,
+	.cleanup = sync_cleanup,
 	.queue = faulty_queue,
 };

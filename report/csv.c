@@ -43,8 +43,8 @@ static void header(FILE *out, bool clients, unsigned nextra, const char *const *
 					    "ioengine", "direct", "runtime_ms" };
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		field(out, head[i], false);
-	static const char *const dirs[] = { "read", "write" };
-	for (int d = 0; d < 2; d++)
+	static const char *const dirs[] = { "read", "write", "trim" };
+	for (int d = 0; d < DDIR_NR; d++)
 		for (size_t i = 0; i < sizeof(dir_cols) / sizeof(dir_cols[0]); i++) {
 			char name[64];
 			snprintf(name, sizeof(name), "%s_%s", dirs[d], dir_cols[i]);
@@ -70,7 +70,7 @@ static void dir_fields(FILE *out, const struct report_unit *u, int d)
 {
 	const struct dir_stats *ds = &u->ts.dir[d];
 	const uint64_t *p = u->dir[d].clat_key_ns;
-	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0;
+	uint64_t run = u->dir[d].run_ms;
 	char buf[64];
 	float_field(out, 6, run ? (double)ds->total_ios * 1000.0 / (double)run : 0.0, false);
 	snprintf(buf, sizeof(buf), "%" PRIu64, run ? ds->io_bytes * 1000 / run / 1024 : 0);
@@ -121,6 +121,7 @@ void report_csv_sweep(FILE *out, const struct run_results *r, bool with_header, 
 		field(out, buf, false);
 		dir_fields(out, u, DDIR_READ);
 		dir_fields(out, u, DDIR_WRITE);
+		dir_fields(out, u, DDIR_TRIM);
 		double run_us = (double)u->ts.job_runtime_ms * 1000.0;
 		float_field(out, 2, run_us > 0 ? (double)u->ts.usr_us * 100.0 / run_us : 0.0, false);
 		float_field(out, 2, run_us > 0 ? (double)u->ts.sys_us * 100.0 / run_us : 0.0, false);

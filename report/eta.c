@@ -25,8 +25,12 @@ int report_eta(FILE *out, const struct run_progress *p, int prev_len, bool cr, b
 	static const char dir_letter[DDIR_NR] = { 'r', 'w', 't' };
 	char runs[600], bw[128] = "", iops[128] = "";
 	runs_of(p->states, runs, sizeof(runs));
+	bool any = false;
+	for (int d = 0; d < DDIR_NR; d++)
+		any |= p->bw[d] || p->iops[d];
 	for (int d = 0; d < DDIR_NR; d++) {
-		if (!p->bw[d] && !p->iops[d] && d != DDIR_READ)
+		/* the directions moving, as fio ([w=...,t=...] for trimwrite); r=0 when none is */
+		if (!p->bw[d] && !p->iops[d] && (any || d != DDIR_READ))
 			continue;
 		char num[32];
 		fmt_num(num, sizeof(num), p->bw[d], 4, true, UNIT_BYTE_PER_SEC);

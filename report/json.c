@@ -29,6 +29,36 @@ static void jflt(cJSON *o, const char *key, double v)
 	cJSON_AddRawToObject(o, key, buf);
 }
 
+/* fio's "steadystate" block: the criterion as a string ("iops:5.000000%"), the window's
+ * samples oldest first (integers: IOPS, bytes/s) and their means. */
+static void add_steadystate(cJSON *job, const struct steady_result *ss)
+{
+	static const char *const names[] = { [SS_IOPS] = "iops", [SS_BW] = "bw", [SS_IOPS | SS_SLOPE] = "iops_slope",
+					      [SS_BW | SS_SLOPE] = "bw_slope" };
+	char text[400];
+	cJSON *o = cJSON_AddObjectToObject(job, "steadystate");
+	snprintf(text, sizeof(text), "%s:%f%s", names[ss->crit & 7] ? names[ss->crit & 7] : "?", ss->limit,
+		 ss->pct ? "%" : "");
+	cJSON_AddStringToObject(o, "ss", text);
+	jint(o, "duration", (int64_t)ss->duration_s);
+	jint(o, "attained", ss->attained);
+	snprintf(text, sizeof(text), "%f%s", isfinite(ss->criterion) ? ss->criterion : 0.0, ss->pct ? "%" : "");
+	cJSON_AddStringToObject(o, "criterion", text);
+	jflt(o, "max_deviation", ss->max_dev);
+	jflt(o, "slope", ss->slope);
+	cJSON *data = cJSON_AddObjectToObject(o, "data");
+	jint(data, "bw_mean", (int64_t)ss->bw_mean);
+	jint(data, "iops_mean", (int64_t)ss->iops_mean);
+	cJSON *iops = cJSON_AddArrayToObject(data, "iops"), *bw = cJSON_AddArrayToObject(data, "bw");
+	for (unsigned i = 0; i < ss->n; i++) {
+		char num[32];
+		snprintf(num, sizeof(num), "%" PRIu64, ss->iops[i]);
+		cJSON_AddItemToArray(iops, cJSON_CreateRaw(num));
+		snprintf(num, sizeof(num), "%" PRIu64, ss->bw[i]);
+		cJSON_AddItemToArray(bw, cJSON_CreateRaw(num));
+	}
+}
+
 static void add_options(cJSON *parent, const char *key, const struct opt_list *l)
 {
 	cJSON *o = cJSON_AddObjectToObject(parent, key);
@@ -71,11 +101,29 @@ static void add_percentiles(cJSON *o, const struct pct_values *pv, const struct 
 	}
 }
 
+/* cmdprio: fio's "prios" array, one entry per priority the direction's I/Os had. */
+static void add_prios(cJSON *o, const struct dir_result *v, const struct job_opts *jo, bool plus)
+{
+	if (!v->nprios)
+		return;
+	cJSON *arr = cJSON_AddArrayToObject(o, "prios");
+	for (unsigned i = 0; i < v->nprios; i++) {
+		const struct prio_result *p = &v->prios[i];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, e);
+		jint(e, "prioclass", p->cls);
+		jint(e, "prio", p->level);
+		cJSON *lat = add_series(e, v->prio_lat ? "lat_ns" : "clat_ns", &p->lat);
+		if (v->prio_lat ? jo->lat_percentiles : jo->clat_percentiles)
+			add_percentiles(lat, &p->pct, p->hist, jo, plus);
+	}
+}
+
 static void add_ddir(cJSON *job, const struct report_unit *u, const struct dir_result *v, bool plus)
 {
 	const struct dir_stats *ds = v->ds;
 	const struct job_opts *jo = &u->job->o;
-	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0;
+	uint64_t run = v->run_ms;
 	uint64_t bw_bytes = run ? ds->io_bytes * 1000 / run : 0;
 	cJSON *o = cJSON_AddObjectToObject(job, v->name);
 	jint(o, "io_bytes", (int64_t)ds->io_bytes);
@@ -96,6 +144,7 @@ static void add_ddir(cJSON *job, const struct report_unit *u, const struct dir_r
 	cJSON *lat = add_series(o, "lat_ns", &ds->lat);
 	if (jo->lat_percentiles)
 		add_percentiles(lat, &v->lat_pct, &ds->lat_hist, jo, plus);
+	add_prios(o, v, jo, plus);
 	jint(o, "bw_min", (int64_t)v->bw.min);
 	jint(o, "bw_max", (int64_t)v->bw.max);
 	jflt(o, "bw_agg", v->bw_agg_pct);
@@ -183,10 +232,10 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 		jint(job, "first_error", ts->first_error);
 	}
 	if (!u->all_clients && !o->io.create_only) { /* fio: none for a job that only laid out */
-		jint(job, "latency_depth", u->jr->depth);
-		jint(job, "latency_target", 0);
-		jflt(job, "latency_percentile", 100.0);
-		jint(job, "latency_window", 0);
+		jint(job, "latency_depth", u->lat.depth);
+		jint(job, "latency_target", (int64_t)u->lat.target_ns);
+		jflt(job, "latency_percentile", u->lat.pct);
+		jint(job, "latency_window", (int64_t)u->lat.window_us);
 	}
 	if (ts->files_done) { /* opendir whole-file reads (not in fio) */
 		cJSON *wf = cJSON_AddObjectToObject(job, "whole_files");
@@ -197,6 +246,8 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	}
 	if (o->description[0] && !u->all_clients)
 		cJSON_AddStringToObject(job, "desc", o->description);
+	if (u->ss.on)
+		add_steadystate(job, &u->ss);
 	if (u->host || u->all_clients) { /* fio's client shape: hostname and port; here the rank */
 		cJSON_AddStringToObject(job, "hostname", u->all_clients ? "All clients" : u->host);
 		jint(job, "port", u->all_clients ? -1 : (int64_t)u->rank);

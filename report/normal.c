@@ -55,11 +55,12 @@ void report_normal_header(FILE *out, const struct run_results *r)
 		const struct job_opts *o = &jr->job->o;
 		const uint64_t *lo = jr->bs_min_bytes, *hi = jr->bs_max_bytes;
 		struct units u = units_of(o);
-		fprintf(out, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
-			o->name, jr->job->groupid, o->rw_text, size_txt(b[0], 32, lo[0], u, true),
-			size_txt(b[1], 32, hi[0], u, true), size_txt(b[2], 32, lo[1], u, true),
-			size_txt(b[3], 32, hi[1], u, true), size_txt(b[4], 32, lo[2], u, true),
-			size_txt(b[5], 32, hi[2], u, true), jr->engine, jr->depth);
+		if (!jr->no_io) /* as fio: jobs that move no data say what they do as they start */
+			fprintf(out, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
+				o->name, jr->job->groupid, o->rw_text, size_txt(b[0], 32, lo[0], u, true),
+				size_txt(b[1], 32, hi[0], u, true), size_txt(b[2], 32, lo[1], u, true),
+				size_txt(b[3], 32, hi[1], u, true), size_txt(b[4], 32, lo[2], u, true),
+				size_txt(b[5], 32, hi[2], u, true), jr->engine, jr->depth);
 		if (o->numjobs > 1)
 			fprintf(out, "...\n");
 	}
@@ -80,6 +81,9 @@ void report_normal_header(FILE *out, const struct run_results *r)
 			r->nclones == 1 ? "" : "s", r->nranks);
 	else
 		fprintf(out, "Starting %zu thread%s\n", r->nclones, r->nclones == 1 ? "" : "s");
+	for (size_t i = 0; i < r->njobs; i++) /* the engines' own lines, one set per clone */
+		for (unsigned k = 0; r->jobs[i].intro[0] && k < r->jobs[i].job->o.numjobs; k++)
+			fprintf(out, "%s\n", r->jobs[i].intro);
 	fflush(out);
 }
 
@@ -110,6 +114,32 @@ static void show_lat(FILE *out, const char *name, const struct series *s)
 		fmt_num(mn, sizeof(mn), s->min / div, 6, false, UNIT_NONE),
 		fmt_num(mx, sizeof(mx), s->max / div, 6, false, UNIT_NONE), mean / (double)div,
 		dev / (double)div);
+}
+
+static void show_percentiles(FILE *out, const char *name, const struct pct_values *p, const struct job_opts *o);
+
+/* cmdprio: "clat prio 1/0 (usec): min=..." for each priority the I/Os had. */
+static void show_prio_lat(FILE *out, const struct dir_result *v)
+{
+	for (unsigned i = 0; i < v->nprios; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s prio %u/%u", v->prio_lat ? "lat" : "clat", v->prios[i].cls,
+			 v->prios[i].level);
+		show_lat(out, name, &v->prios[i].lat);
+	}
+}
+
+/* ... and their percentiles: "clat prio 1/0 (51.17% of IOs) percentiles (usec):". */
+static void show_prio_pct(FILE *out, const struct dir_result *v, const struct job_opts *o)
+{
+	if (!(v->prio_lat ? o->lat_percentiles : o->clat_percentiles))
+		return;
+	for (unsigned i = 0; i < v->nprios; i++) {
+		char name[96];
+		snprintf(name, sizeof(name), "%s prio %u/%u (%.2f%% of IOs)", v->prio_lat ? "lat" : "clat",
+			 v->prios[i].cls, v->prios[i].level, v->prios[i].share_pct);
+		show_percentiles(out, name, &v->prios[i].pct, o);
+	}
 }
 
 static void show_percentiles(FILE *out, const char *name, const struct pct_values *p, const struct job_opts *o)
@@ -165,22 +195,25 @@ static void show_ddir(FILE *out, const struct report_unit *u, const struct dir_r
 	uint64_t run = u->ts.runtime_ms;
 	uint64_t bw = run ? ds->io_bytes * 1000 / run : 0;
 	uint64_t iops = run ? ds->total_ios * 1000 / run : 0;
-	char a[32], b[32], c[32], e[32];
+	char a[32], b[32], c[32], e[32], zr[40] = "";
 	struct units un = units_of(o);
 	int sig = (int)o->sig_figs;
+	if (v->slot == DDIR_WRITE)
+		snprintf(zr, sizeof(zr), "; %" PRIu64 " zone resets", u->ts.zone_resets);
 	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)%s\n", v->name,
 		fmt_num(a, sizeof(a), iops, sig, false, UNIT_NONE), rate_txt(b, sizeof(b), bw, un, true),
-		rate_txt(c, sizeof(c), bw, un, false), size_txt(e, sizeof(e), ds->io_bytes, un, true), run,
-		v->slot == DDIR_WRITE ? "; 0 zone resets" : "");
+		rate_txt(c, sizeof(c), bw, un, false), size_txt(e, sizeof(e), ds->io_bytes, un, true), run, zr);
 	show_lat(out, "slat", &ds->slat);
 	show_lat(out, "clat", &ds->clat);
 	show_lat(out, " lat", &ds->lat);
+	show_prio_lat(out, v);
 	if (o->slat_percentiles)
 		show_percentiles(out, "slat", &v->slat_pct, o);
 	if (o->clat_percentiles)
 		show_percentiles(out, "clat", &v->clat_pct, o);
 	if (o->lat_percentiles)
 		show_percentiles(out, "lat", &v->lat_pct, o);
+	show_prio_pct(out, v, o);
 	show_samples(out, u, v);
 }
 
@@ -220,6 +253,21 @@ static void show_map(FILE *out, const char *label, const char *const *names, con
 			i + 1 < DEPTH_MAP_NR ? ", " : "\n");
 }
 
+/* fio's steady-state line. Its bandwidth is the window's mean in KiB (kb_base) shown with
+ * the prefix of each base, as fio does: 4002 KiB/s is "4002KiB/s (4002kB/s)". */
+static void show_steadystate(FILE *out, const struct steady_result *ss, struct units u)
+{
+	char p1[32], p2[32], p3[32];
+	uint64_t base = u.si ? 1000 : 1024, k = ss->bw_mean / base, f = u.bits ? 8 : 1;
+	enum num_unit nu = u.bits ? UNIT_BIT_PER_SEC : UNIT_BYTE_PER_SEC;
+	fmt_num(p1, sizeof(p1), k * base * f, u.sig, !u.si, nu);
+	fmt_num(p2, sizeof(p2), k * (u.si ? 1024 : 1000) * f, u.sig, u.si, nu);
+	fmt_num(p3, sizeof(p3), ss->iops_mean, u.sig, false, UNIT_NONE);
+	fprintf(out, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n", ss->attained ? "yes" : "no", p1,
+		p2, p3, ss->crit & SS_IOPS ? "iops" : "bw", ss->crit & SS_SLOPE ? " slope" : " mean dev", ss->criterion,
+		ss->pct ? "%" : "");
+}
+
 static void show_unit(FILE *out, const struct report_unit *u, const struct run_results *r)
 {
 	static const char *const depth_names[] = { "1", "2", "4", "8", "16", "32", ">=64" };
@@ -235,7 +283,7 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_r
 	const struct dir_result *views[DDIR_NR + 1];
 	unsigned nv = report_dir_views(u, views);
 	for (unsigned i = 0; i < nv; i++)
-		if (views[i]->ds->total_ios || views[i]->ds->io_bytes || views[i]->slot == DDIR_MIXED)
+		if ((views[i]->ds->total_ios && !u->jr->no_io) || views[i]->ds->io_bytes || views[i]->slot == DDIR_MIXED)
 			show_ddir(out, u, views[i]);
 	show_lat_buckets(out, ts);
 	if (ts->sync_lat.n) {
@@ -264,11 +312,13 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_r
 	if (u->job->o.continue_on_error)
 		fprintf(out, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", ts->nr_errors, ts->first_error,
 			strerror(ts->first_error));
-	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
-		u->jr->depth);
-	if (u->job->o.io.block_error_pct) /* fio's block states, which only trims change: none here */
+	fprintf(out, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
+		u->lat.target_ns, u->lat.window_us, u->lat.pct, u->lat.depth);
+	if (o->io.block_error_pct) /* fio's block states, which only trims change: none here */
 		fprintf(out, "  block lifetime percentiles :\n   |        states               : unwritten=0, trimmed=0, "
 			     "written=0, trim failure=0, write failure=0\n");
+	if (u->ss.on)
+		show_steadystate(out, &u->ss, units_of(o));
 }
 
 static void show_group(FILE *out, const struct group_summary *gs)

@@ -21,7 +21,7 @@ static void lat_fields(FILE *out, const struct series *s)
 static void ddir_fields(FILE *out, const struct report_unit *u, int d, unsigned version)
 {
 	const struct dir_stats *ds = &u->ts.dir[d];
-	uint64_t run = ds->total_ios ? u->ts.runtime_ms : 0;
+	uint64_t run = u->dir[d].run_ms;
 	uint64_t bw = run ? ds->io_bytes * 1000 / run : 0;
 	fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64, ds->io_bytes / 1024, bw / 1024,
 		run ? ds->total_ios * 1000 / run : 0, run);

@@ -24,6 +24,12 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "iobench: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null || exit 1
+# Two test scripts may install at once (tests/run.sh runs two lanes): one apt at a time, and
+# wait for any other apt or dpkg rather than fail on its lock.
+if command -v flock >/dev/null 2>&1; then
+	exec 9>/tmp/iobench-apt.lock
+	flock 9
+fi
+apt-get -o DPkg::Lock::Timeout=300 update -qq >/dev/null || exit 1
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null || exit 1
+apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends $missing >/dev/null || exit 1

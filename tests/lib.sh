@@ -24,6 +24,17 @@ have() { command -v "$1" >/dev/null 2>&1; }
 within() {
 	awk -v v="$1" -v t="$2" -v p="$3" 'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d <= t * p / 100) }'
 }
+# A paced rate (rate_iops, thinktime...): never above the target by more than 5%, and at least
+# 60% of it. A loaded machine only makes a paced job slower (sleeps overshoot), so the upper
+# bound is what the option promises; the lower one still catches a pause applied twice.
+paced() { # value, target
+	awk -v v="$1" -v t="$2" 'BEGIN { exit !(v <= t * 1.05 && v >= t * 0.6) }'
+}
+# A duration (runtime, startdelay...): never short of the target by more than 2%, and at
+# most 50% over it (a loaded machine makes it later, never earlier).
+lasts() { # value, target
+	awk -v v="$1" -v t="$2" 'BEGIN { exit !(v >= t * 0.98 && v <= t * 1.5) }'
+}
 # Milliseconds since the epoch.
 ms() { echo $(($(date +%s%N) / 1000000)); }
 # Build a make target of the project (SANITIZE=none: a sanitizer run of the suite must not

@@ -32,12 +32,18 @@ check "--parse-only touched no file" [ ! -e a.0.0 ]
 
 "$IOBENCH" --name=j --ioengine=psync --size=1m --fixedbufs >/dev/null 2>e2.txt
 check "an engine option for another engine is refused" grep -q "option 'fixedbufs' is for the io_uring engine, not psync" e2.txt
-"$IOBENCH" --name=j --ioengine=null --size=1m --zonemode=zbd --parse-only 2>e3.txt
-rc=$?
-check "a fio option iobench does not carry out yet passes --parse-only" [ $rc -eq 0 ]
-"$IOBENCH" --name=j --ioengine=null --size=1m --zonemode=zbd >/dev/null 2>e4.txt
-rc=$?
-check "... and is refused when run, naming it" sh -c "[ $rc -eq 1 ] && grep -q \"option 'zonemode' is not supported by iobench yet\" e4.txt"
+# The first option --cmdhelp lists as not carried out yet (issue 16 takes them one by one).
+NOTYET=$("$IOBENCH" --cmdhelp=all | sed -n '/^fio options iobench does not carry out yet$/{n;s/^ *\([^ :]*\).*/\1/p;q}')
+if [ -n "$NOTYET" ]; then
+	"$IOBENCH" --name=j --ioengine=null --size=1m --"$NOTYET"=1 --parse-only 2>e3.txt
+	rc=$?
+	check "a fio option iobench does not carry out yet ($NOTYET) passes --parse-only" [ $rc -eq 0 ]
+	"$IOBENCH" --name=j --ioengine=null --size=1m --"$NOTYET"=1 >/dev/null 2>e4.txt
+	rc=$?
+	check "... and is refused when run, naming it" sh -c "[ $rc -eq 1 ] && grep -q \"option '$NOTYET' is not supported by iobench yet\" e4.txt"
+else
+	skip "a fio option iobench does not carry out yet" "--cmdhelp lists none"
+fi
 "$IOBENCH" --readonly --name=j --ioengine=null --size=1m --rw=randwrite >/dev/null 2>e5.txt
 check "--readonly refuses a job that writes" grep -q "rw=randwrite writes, and --readonly is set" e5.txt
 "$IOBENCH" --readonly --name=j --ioengine=null --size=1m --rw=read --output-format=json >r.json 2>/dev/null

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 16: fio 3.33's command-line flags that iobench lacked: --idle-prof (cpu_idleness, as
 # kbench reads it), --eta-newline, --eta-interval, --debug, --bandwidth-log, --inflate-log,
 # --trigger*, --aux-path, --warnings-fatal, --crctest, --cpuclock-test, --alloc-size,
@@ -335,13 +336,14 @@ check "--max-jobs=2 refuses a job of numjobs=3" sh -c "[ $rc -eq 1 ] && [ ! -s o
 check "--max-jobs=3 runs it" [ "$(grep -c '^3;' o.txt)" -eq 3 ]
 "$IOBENCH" --append-terse --name=x --ioengine=null --size=1m >at.txt
 check "--append-terse: the normal report and the terse line (terse first, as fio)" \
-	sh -c "[ \$(grep -c '^3;iobench' at.txt) -eq 1 ] && grep -q '^Run status group 0' at.txt &&
+	sh -c "[ \$(grep -c '^3;fio-3.33+iobench' at.txt) -eq 1 ] && grep -q '^Run status group 0' at.txt &&
 		[ \$(grep -n '^3;' at.txt | cut -d: -f1) -lt \$(grep -n '(groupid=0' at.txt | cut -d: -f1) ]"
 "$IOBENCH" --append-terse --output-format=json --name=x --ioengine=null --size=1m >at.json
 check "--append-terse before --output-format=json: JSON only (as fio)" json_ok at.json
-"$IOBENCH" --merge-blktrace-only >o.txt 2>e.txt
+"$IOBENCH" --merge-blktrace-only --name=x --ioengine=null --size=1m >o.txt 2>e.txt
 rc=$?
-check "--merge-blktrace-only: not yet, one line, exit 1" sh -c "[ $rc -eq 1 ] && grep -q 'merge-blktrace-only: not yet' e.txt"
+check "--merge-blktrace-only: the jobs parsed, no I/O, nothing printed, exit 0 (merges: t_iolog.sh)" \
+	sh -c "[ $rc -eq 0 ] && [ ! -s o.txt ] && [ ! -s e.txt ]"
 
 # ---- --daemonize ----
 s=$(ms)

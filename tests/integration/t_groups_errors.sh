@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 3: exitall, continue_on_error; kb_base/unit_base in the normal format.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1

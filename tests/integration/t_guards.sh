@@ -38,6 +38,10 @@ check "the device's contents are unchanged (mounted read-only, so only iobench c
 # Not mounted: the same write goes through.
 "$IOBENCH" --name=w --rw=write --bs=64k --size=1m --filename="$LOOP" --output-format=json >u.out 2>u.err
 check "an unmounted device can be written" sh -c "[ $? -eq 0 ] && grep -q '\"io_bytes\" : 1048576' u.out"
+# The mmap engine maps a block device by its size (st_size is 0 for one), as fio does.
+"$IOBENCH" --name=m --rw=read --ioengine=mmap --size=256k --filename="$LOOP" --output-format=json >m.json 2>m.err
+check "ioengine=mmap on a block device: 256 KiB read, no error (as fio)" \
+	sh -c "[ \"\$(jq -c '[.jobs[0].read.io_bytes, .jobs[0].error]' m.json)\" = '[262144,0]' ]"
 
 # Issue 14: mounted only inside another mount namespace (a container's): not in our mount
 # table, but the kernel holds the device; the exclusive-open probe sees it.

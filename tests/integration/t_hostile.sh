@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 14: the hostile-input table (tests/hostile/cases.py). Every case runs on the
 # ASan+UBSan build and is checked for its exit status, one clear line on stderr, valid
 # stdout, nothing created or changed outside its scratch directory, and bounded time;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 14, hostile input: arithmetic that overflows, sizes no file can hold, empty values,
 # job files that never end or are not files, long lists, names that are not UTF-8. Each
 # refusal: exit 1, one line on stderr with the reason, nothing on stdout, in bounded time.

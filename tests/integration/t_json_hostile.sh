@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 14 (part): --compare and --merge on hostile JSON. Every value they read is checked:
 # a bad input exits 1 with one line on stderr naming the file (and the value), and nothing
 # on stdout. Inputs are capped (1 GiB, regular files and pipes only), and a 100 MB result

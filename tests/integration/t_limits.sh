@@ -70,3 +70,23 @@ import csv, sys
 r = list(csv.DictReader(open(sys.argv[1])))[0]
 sys.exit(0 if (r['cpu_limit'], r['memory_limit_bytes'], r['cpuset']) == ('', '', '') else 1)
 PY
+# Disk stats where the runtime hides /sys/dev/block (podman) or /sys/block as well: the same
+# disk is reported, from /sys/block or from /proc/diskstats.
+if have unshare && unshare -m true 2>/dev/null; then
+	djob="--name=d --filename=$T/d.dat --size=4m --rw=read --output-format=json"
+	# shellcheck disable=SC2086
+	"$IOBENCH" $djob >d0.json 2>/dev/null
+	# shellcheck disable=SC2086
+	unshare -m sh -c "mount -t tmpfs none /sys/dev/block && exec '$IOBENCH' $djob" >d1.json 2>/dev/null
+	# shellcheck disable=SC2086
+	unshare -m sh -c "mount -t tmpfs none /sys/dev/block && mount -t tmpfs none /sys/block && exec '$IOBENCH' $djob" >d2.json 2>/dev/null
+	d0=$(jq -r '.disk_util[0].name // empty' d0.json)
+fi
+if [ -z "${d0:-}" ]; then
+	skip "disk stats with /sys/dev/block hidden" "no unshare -m, or no disk behind $T"
+else
+	check "disk stats with /sys/dev/block hidden: the same disk ($d0), from /sys/block" \
+		sh -c "[ -n '$d0' ] && [ '$d0' != null ] && [ \"\$(jq -r '.disk_util[0].name' d1.json)\" = '$d0' ] && [ \$(jq '.disk_util[0].read_ios' d1.json) -ge 0 ]"
+	check "... and with /sys/block hidden too: the same disk, from /proc/diskstats" \
+		sh -c "[ \"\$(jq -r '.disk_util[0].name' d2.json)\" = '$d0' ]"
+fi

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 8: `make mpi` and `mpirun -np 4 ./iobench-mpi`: global job numbers (file per process,
 # single shared file with offset_increment), barriers at stonewall, rank 0's client report.
 . "$(dirname "$0")/../lib.sh"

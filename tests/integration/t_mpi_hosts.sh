@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 18: iobench-mpi across 3 "hosts" over real TCP: network, UTS and mount namespaces
 # joined by veth pairs to a bridge on a private subnet made here, each with its own hostname
 # and its own loop-mounted volume; mpirun starts the ranks through a launcher that enters

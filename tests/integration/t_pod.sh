@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 7 (part): a pod imitated without a container runtime: a loop-mounted ext4 image plays
 # the PVC; iobench runs as nobody in new mount and pid namespaces with the volume
 # bind-mounted at /mnt, and again on the host mount of the same filesystem.

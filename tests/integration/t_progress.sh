@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 4: --status-interval (a full report every interval, as fio: concatenated JSON
 # documents) and --eta (the progress line on stderr: auto = only on a terminal).
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 14: nothing is touched that was not asked for, setup failures carry their errno, and
 # reports are written safely. (Signals and waits: t_signals.sh; guards: t_guards.sh.)
 . "$(dirname "$0")/../lib.sh"

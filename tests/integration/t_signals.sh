@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # Issue 5: SIGINT/SIGTERM stop all jobs within 1 s, the results for the time run are
 # printed (one valid JSON document on stdout, the notice on stderr); exit status 128+N.
 . "$(dirname "$0")/../lib.sh"

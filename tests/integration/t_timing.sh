@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing (tests/run.sh: never beside another timing script)
 # runtime, time_based and ramp_time hold (within 10%), and samples follow the 500 ms clock.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1

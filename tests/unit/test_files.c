@@ -43,6 +43,9 @@ static void make_file(const char *name, off_t size)
 	close(fd);
 }
 
+/* The size of a no_file engine's target (an RBD image) for plan_job; 0: none. */
+static uint64_t plan_target;
+
 /* Plan clone `clone` of job "j" with the options given as "key=value" (NULL-terminated),
  * stderr caught in err_text. Returns files_plan()'s result. */
 static int plan_job(struct file_plan *plan, unsigned clone, bool no_file, const char *first, ...)
@@ -62,7 +65,7 @@ static int plan_job(struct file_plan *plan, unsigned clone, bool no_file, const 
 	dup2(fileno(err), STDERR_FILENO);
 	int ret = job_resolve(job, &none);
 	if (ret == 0)
-		ret = files_plan(&job->o, clone, no_file, plan);
+		ret = files_plan(&job->o, clone, no_file, plan_target, plan);
 	else
 		ret = 1000; /* not files_plan's: the options did not resolve */
 	fflush(stderr);
@@ -364,7 +367,7 @@ static void test_refusals(void **state)
 	assert_refused(plan_job(&p, 0, false, file, NULL), -EINVAL, "empty' is empty");
 	files_plan_free(&p);
 
-	assert_refused(plan_job(&p, 0, true, NULL), -EINVAL, "is not a file (the null engine needs a size)");
+	assert_refused(plan_job(&p, 0, true, "ioengine=null", NULL), -EINVAL, "is not a file (ioengine=null needs a size)");
 	files_plan_free(&p);
 
 	assert_refused(plan_job(&p, 0, true, "size=1k", NULL), -EINVAL,
@@ -376,6 +379,29 @@ static void test_refusals(void **state)
 	snprintf(file, sizeof(file), "filename=%s/x", in_tmp("plain"));
 	assert_refused(plan_job(&p, 0, false, file, "size=1m", NULL), -ENOTDIR, "Not a directory");
 	files_plan_free(&p);
+}
+
+/* A remote engine's target (an RBD image of 64 MiB): its size is the job's without size=,
+ * size=N% and offset=N% are of it, and a region past its end is refused. */
+static void test_remote_target(void **state)
+{
+	struct file_plan p;
+	plan_target = 64 * MiB;
+	assert_int_equal(plan_job(&p, 0, true, NULL), 0);
+	assert_int_equal(p.files[0].region, 64 * MiB);
+	assert_int_equal(p.io_limit, 64 * MiB);
+	files_plan_free(&p);
+	assert_int_equal(plan_job(&p, 0, true, "size=25%", "offset=50%", NULL), 0);
+	assert_int_equal(p.files[0].offset, 32 * MiB);
+	assert_int_equal(p.files[0].region, 16 * MiB);
+	files_plan_free(&p);
+	assert_int_equal(plan_job(&p, 0, true, "offset=16m", NULL), 0);
+	assert_int_equal(p.files[0].region, 48 * MiB);
+	files_plan_free(&p);
+	assert_refused(plan_job(&p, 0, true, "ioengine=null", "size=128m", NULL), -EINVAL,
+		       "offset + size (134217728 bytes) is beyond the end of the null target (67108864 bytes)");
+	files_plan_free(&p);
+	plan_target = 0;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -447,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_io_size_and_loops),
 		cmocka_unit_test(test_beyond_the_largest_file),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_remote_target),
 		cmocka_unit_test(test_opendir),
 	};
 	return cmocka_run_group_tests(tests, make_tmp, remove_tmp);

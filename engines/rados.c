@@ -1,0 +1,499 @@
+/* rados: I/O to Ceph RADOS objects through librados, the object store under RBD, CephFS
+ * and RGW. Each of the job's files is an object of that name in the pool (rw.0.0, ...).
+ * librados is loaded at run time (Debian's librados2), only when a job asks for it.
+ * Unlike fio 3.33: every completion's result is checked (a write past osd_max_object_size
+ * fails with EFBIG instead of being counted as done), a job that reads first writes its
+ * objects up to their size (as fio lays out files; fio reads empty objects), and the objects
+ * the job created are removed when it ends (fio leaves them all). librados calls back on
+ * its own thread; the callback puts the I/O on a lock-free list and signals an eventfd
+ * (busy_poll=1: the reaper spins on the list instead). */
+#include <errno.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/engine.h"
+
+struct rados_opts {
+	char clustername[128];
+	char pool[256];
+	char clientname[128];
+	char conf[4096];
+	bool busy_poll;
+	bool touch_objects;
+};
+
+#define OFFS(f) offsetof(struct rados_opts, f)
+#define SZ(f) sizeof(((struct rados_opts *)0)->f)
+static const struct option_def rados_options[] = {
+	{ .name = "clustername", .type = OPT_STR, .offset = OFFS(clustername), .size = SZ(clustername),
+	  .help = "Name of the Ceph cluster (default ceph)" },
+	{ .name = "pool", .type = OPT_STR, .offset = OFFS(pool), .size = SZ(pool),
+	  .help = "The Ceph pool the objects are in" },
+	{ .name = "clientname", .type = OPT_STR, .offset = OFFS(clientname), .size = SZ(clientname),
+	  .help = "Ceph user without 'client.' (default admin); with clustername, TYPE.ID in full" },
+	{ .name = "conf", .type = OPT_STR, .offset = OFFS(conf), .size = SZ(conf),
+	  .help = "Path of the ceph.conf (default: librados's search: CEPH_CONF, /etc/ceph/CLUSTER.conf, ...)" },
+	{ .name = "busy_poll", .type = OPT_BOOL, .offset = OFFS(busy_poll), .def = "0",
+	  .help = "Poll for completions without sleeping (lower latency, a busy CPU)" },
+	{ .name = "touch_objects", .type = OPT_BOOL, .offset = OFFS(touch_objects), .def = "1",
+	  .help = "Create the objects that do not exist before the job starts" },
+	{ NULL },
+};
+
+#define RADOS_LIBRARY "librados.so.2"
+
+#ifdef IOBENCH_STATIC
+const struct engine_ops rados_engine_ops = {
+	.name = "rados",
+	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_COMPILED_OUT,
+	.library = RADOS_LIBRARY,
+	.options = rados_options,
+	.options_size = sizeof(struct rados_opts),
+};
+#else
+
+#if __has_include(<rados/librados.h>) && !defined(IOBENCH_NO_CEPH_HEADERS)
+#include <rados/librados.h>
+#else
+/* Debian's librados-dev is not installed: the declarations used here, as Ceph 16's
+ * librados.h has them (only their types are used: the functions are looked up at run time). */
+typedef void *rados_t;
+typedef void *rados_ioctx_t;
+typedef void *rados_completion_t;
+typedef void (*rados_callback_t)(rados_completion_t cb, void *arg);
+int rados_create2(rados_t *pcluster, const char *const clustername, const char *const name, uint64_t flags);
+int rados_conf_read_file(rados_t cluster, const char *path);
+int rados_conf_parse_env(rados_t cluster, const char *var);
+int rados_conf_get(rados_t cluster, const char *option, char *buf, size_t len);
+int rados_connect(rados_t cluster);
+void rados_shutdown(rados_t cluster);
+int rados_ioctx_create(rados_t cluster, const char *pool_name, rados_ioctx_t *ioctx);
+void rados_ioctx_destroy(rados_ioctx_t io);
+int rados_write(rados_ioctx_t io, const char *oid, const char *buf, size_t len, uint64_t off);
+int rados_stat(rados_ioctx_t io, const char *o, uint64_t *psize, time_t *pmtime);
+int rados_remove(rados_ioctx_t io, const char *oid);
+int rados_aio_create_completion2(void *cb_arg, rados_callback_t cb_complete, rados_completion_t *pc);
+int rados_aio_write(rados_ioctx_t io, const char *oid, rados_completion_t completion, const char *buf, size_t len,
+		    uint64_t off);
+int rados_aio_read(rados_ioctx_t io, const char *oid, rados_completion_t completion, char *buf, size_t len,
+		   uint64_t off);
+int rados_aio_get_return_value(rados_completion_t c);
+void rados_aio_release(rados_completion_t c);
+#endif
+
+#define RADOS_FUNCS(X)                                                                                         \
+	X(rados_create2) X(rados_conf_read_file) X(rados_conf_parse_env) X(rados_conf_get) X(rados_connect)    \
+	X(rados_shutdown) X(rados_ioctx_create) X(rados_ioctx_destroy) X(rados_write) X(rados_stat)            \
+	X(rados_remove) X(rados_aio_create_completion2) X(rados_aio_write) X(rados_aio_read)                   \
+	X(rados_aio_get_return_value) X(rados_aio_release)
+
+struct rados_api {
+#define MEMBER(f) __typeof__(f) *f;
+	RADOS_FUNCS(MEMBER)
+#undef MEMBER
+};
+
+#define SYM(f) { #f, offsetof(struct rados_api, f) },
+static const struct engine_symbol rados_syms[] = { RADOS_FUNCS(SYM) };
+#undef SYM
+
+struct rados_conn {
+	rados_t cluster;
+	rados_ioctx_t io;
+};
+
+static void rados_disconnect(const struct rados_api *a, struct rados_conn *c)
+{
+	if (c->io)
+		a->rados_ioctx_destroy(c->io);
+	if (c->cluster)
+		a->rados_shutdown(c->cluster);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The cluster handle: conf= (or librados's search), then CEPH_ARGS; connected. */
+static int rados_configure(const struct rados_api *a, const struct rados_opts *ro, struct rados_conn *c,
+			   char *why, size_t len)
+{
+	char user[160];
+	const char *cluster = ro->clustername[0] ? ro->clustername : "ceph";
+	const char *id = ro->clientname[0] ? ro->clientname : "admin";
+	snprintf(user, sizeof(user), "%s%s", ro->clustername[0] && strchr(id, '.') ? "" : "client.", id);
+	int ret = a->rados_create2(&c->cluster, cluster, user, 0);
+	if (ret < 0) {
+		c->cluster = NULL;
+		snprintf(why, len, "cannot make a handle for cluster '%s' as %s: %s", cluster, user, strerror(-ret));
+		return ret;
+	}
+	ret = a->rados_conf_read_file(c->cluster, ro->conf[0] ? ro->conf : NULL);
+	if (ret < 0 && (ro->conf[0] || (ret != -ENOENT && ret != -EINVAL))) {
+		snprintf(why, len, "conf: cannot read '%.300s': %s", ro->conf[0] ? ro->conf : "the ceph.conf found",
+			 strerror(-ret));
+		return ret;
+	}
+	bool no_conf = ret < 0;
+	if ((ret = a->rados_conf_parse_env(c->cluster, NULL)) < 0) {
+		snprintf(why, len, "CEPH_ARGS: %s", strerror(-ret));
+		return ret;
+	}
+	char mons[256] = "";
+	if (a->rados_conf_get(c->cluster, "mon_host", mons, sizeof(mons)) < 0 || !mons[0]) {
+		snprintf(why, len, "no monitors to connect to: %s (give conf= a ceph.conf with mon_host)",
+			 no_conf ? "no ceph.conf found" : "the ceph.conf has no mon_host");
+		return -ENOENT;
+	}
+	if ((ret = a->rados_connect(c->cluster)) < 0)
+		snprintf(why, len, "cannot connect to the cluster (mon_host %s) as %s: %s%s", mons, user, strerror(-ret),
+			 ret == -ETIMEDOUT ? " (client_mount_timeout passed)" : "");
+	return ret;
+}
+
+static int rados_connect_pool(const struct rados_api *a, const struct rados_opts *ro, struct rados_conn *c,
+			      char *why, size_t len)
+{
+	memset(c, 0, sizeof(*c));
+	if (!ro->pool[0]) {
+		snprintf(why, len, "pool: not given (the Ceph pool the objects are in)");
+		return -EINVAL;
+	}
+	int ret = rados_configure(a, ro, c, why, len);
+	if (ret)
+		return ret;
+	if ((ret = a->rados_ioctx_create(c->cluster, ro->pool, &c->io)) < 0) {
+		c->io = NULL;
+		snprintf(why, len, "pool '%s': %s", ro->pool, ret == -ENOENT ? "no such pool" : strerror(-ret));
+	}
+	return ret;
+}
+
+static int rados_load(struct rados_api *a, char *why, size_t len)
+{
+	return engine_load_library("librados.so.2", "librados2", rados_syms, sizeof(rados_syms) / sizeof(rados_syms[0]),
+				   a, why, len);
+}
+
+/* Before the run: the library loads, the cluster answers, the pool is there. */
+static int rados_probe(const struct job_opts *o, const void *eng_opts, uint64_t *bytes, char *why, size_t len)
+{
+	struct rados_api a;
+	struct rados_conn c;
+	*bytes = 0; /* objects have no size of their own: size= says */
+	if (o->rw & RW_TRIM) {
+		snprintf(why, len, "rw=%s: RADOS objects have no trim", o->rw_text);
+		return -ENOTSUP;
+	}
+	if (!o->size && !o->filesize_lo) {
+		snprintf(why, len, "size: not given (objects have no size of their own: size= is the job's, "
+			 "split over its nrfiles objects)");
+		return -EINVAL;
+	}
+	int ret = rados_load(&a, why, len);
+	if (ret)
+		return ret;
+	ret = rados_connect_pool(&a, eng_opts, &c, why, len);
+	rados_disconnect(&a, &c);
+	return ret;
+}
+
+struct rados_data;
+/* An I/O unit's side here: the completion librados calls back with. */
+struct rados_io {
+	struct rados_io *next; /* on the done list */
+	struct io_unit *u;
+	rados_completion_t c;
+	struct rados_data *d;
+};
+
+struct rados_obj {
+	char *name;
+	bool created; /* not there when the job started: removed when it ends */
+};
+
+struct rados_data {
+	struct rados_api a;
+	struct rados_conn c;
+	int efd;
+	bool busy_poll;
+	struct rados_obj *objs;
+	unsigned nr_objs;
+	struct rados_io *ios;         /* by unit index */
+	_Atomic(struct rados_io *) done; /* pushed by librados's thread, taken whole by the reaper */
+	struct rados_io *ready;       /* taken from done, not handed out yet (the reaper's own) */
+	struct io_unit **pending;
+	unsigned nr_pending;
+	struct io_unit **failed;      /* refused when submitted: handed out by the next getevents */
+	unsigned nr_failed;
+	unsigned inflight;
+};
+
+/* librados's thread: the I/O is done; push it (lock-free) and wake the reaper. */
+static void rados_complete(rados_completion_t c, void *arg)
+{
+	struct rados_io *io = arg;
+	struct rados_data *d = io->d;
+	struct rados_io *head = atomic_load_explicit(&d->done, memory_order_relaxed);
+	do
+		io->next = head;
+	while (!atomic_compare_exchange_weak_explicit(&d->done, &head, io, memory_order_release, memory_order_relaxed));
+	if (!d->busy_poll)
+		eventfd_write(d->efd, 1);
+}
+
+static int rados_reap(struct rados_data *d, struct io_unit **out, unsigned max);
+
+/* Remove the objects this job created; wait for I/Os the job gave up on first. */
+static void rados_cleanup(struct engine_ctx *ctx)
+{
+	struct rados_data *d = ctx->priv;
+	if (!d)
+		return;
+	for (unsigned naps = 0; d->c.io && d->inflight && naps < 300;) /* 30 s at most */
+		if (rados_reap(d, ctx->events, ctx->depth) == 0 && d->inflight)
+			naps++, poll(&(struct pollfd){ .fd = d->efd, .events = POLLIN }, 1, 100);
+	for (unsigned i = 0; i < d->nr_objs; i++) {
+		if (d->objs[i].created && d->c.io && !d->inflight) {
+			int ret = d->a.rados_remove(d->c.io, d->objs[i].name);
+			if (ret < 0 && ret != -ENOENT)
+				fprintf(stderr, "iobench: rados: cannot remove object '%s': %s\n", d->objs[i].name,
+					strerror(-ret));
+		}
+		free(d->objs[i].name);
+	}
+	rados_disconnect(&d->a, &d->c);
+	if (d->efd >= 0)
+		close(d->efd);
+	free(d->objs);
+	free(d->ios);
+	free(d->pending);
+	free(d->failed);
+	free(d);
+}
+
+static int rados_init(struct engine_ctx *ctx)
+{
+	struct rados_data *d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	ctx->priv = d;
+	d->efd = -1;
+	d->busy_poll = ((const struct rados_opts *)ctx->eng_opts)->busy_poll;
+	atomic_init(&d->done, NULL);
+	d->objs = calloc(ctx->nr_fds ? ctx->nr_fds : 1, sizeof(*d->objs));
+	d->ios = calloc(ctx->nr_units, sizeof(*d->ios));
+	d->pending = calloc(ctx->depth, sizeof(*d->pending));
+	d->failed = calloc(ctx->depth, sizeof(*d->failed));
+	if (!d->objs || !d->ios || !d->pending || !d->failed)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ctx->nr_units; i++)
+		d->ios[i] = (struct rados_io){ .u = &ctx->units[i], .d = d };
+	if ((d->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
+		return -errno;
+	int ret = rados_load(&d->a, ctx->why, sizeof(ctx->why));
+	return ret ? ret : rados_connect_pool(&d->a, ctx->eng_opts, &d->c, ctx->why, sizeof(ctx->why));
+}
+
+/* A file is an object: its name is kept by index (files open in order, 0 first). */
+static int rados_open_object(struct engine_ctx *ctx, const char *path, int flags, int *fd)
+{
+	struct rados_data *d = ctx->priv;
+	*fd = -1;
+	if (d->nr_objs >= ctx->nr_fds)
+		return -EINVAL;
+	if (!(d->objs[d->nr_objs].name = strdup(path)))
+		return -ENOMEM;
+	d->nr_objs++;
+	return 0;
+}
+
+/* Write object o from byte `from` up to `to`, in 4 MiB writes of pseudo-random bytes. */
+static int rados_fill(struct rados_data *d, const struct rados_obj *o, uint64_t from, uint64_t to)
+{
+	enum { CHUNK = 4 << 20 };
+	uint64_t *buf = malloc(CHUNK), x = 0x9e3779b97f4a7c15ULL;
+	if (!buf)
+		return -ENOMEM;
+	for (size_t i = 0; i < CHUNK / sizeof(*buf); i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		buf[i] = x;
+	}
+	int ret = 0;
+	for (uint64_t off = from; off < to && !ret; off += CHUNK) {
+		size_t n = to - off < CHUNK ? (size_t)(to - off) : CHUNK;
+		ret = d->a.rados_write(d->c.io, o->name, (const char *)buf, n, off);
+	}
+	free(buf);
+	return ret;
+}
+
+/* Before the job: which objects exist; touch_objects creates the others, and a job that
+ * reads has its objects written up to their size (as laying out files). */
+static int rados_post_open(struct engine_ctx *ctx)
+{
+	struct rados_data *d = ctx->priv;
+	const struct rados_opts *ro = ctx->eng_opts;
+	bool reads = ctx->opts->rw & RW_READ;
+	for (unsigned i = 0; i < d->nr_objs; i++) {
+		struct rados_obj *o = &d->objs[i];
+		uint64_t size = 0;
+		time_t mtime;
+		int ret = d->a.rados_stat(d->c.io, o->name, &size, &mtime);
+		if (ret < 0 && ret != -ENOENT) {
+			snprintf(ctx->why, sizeof(ctx->why), "object '%.200s': %s", o->name, strerror(-ret));
+			return ret;
+		}
+		o->created = ret == -ENOENT;
+		if (o->created && ro->touch_objects && !reads)
+			ret = d->a.rados_write(d->c.io, o->name, "", 0, 0);
+		else if (reads && size < ctx->file_sizes[i])
+			ret = rados_fill(d, o, size, ctx->file_sizes[i]);
+		else
+			ret = 0;
+		if (ret < 0) {
+			snprintf(ctx->why, sizeof(ctx->why), "cannot %s object '%.200s' (%llu bytes): %s",
+				 reads ? "write" : "create", o->name, (unsigned long long)ctx->file_sizes[i],
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int rados_queue(struct engine_ctx *ctx, struct io_unit *u)
+{
+	struct rados_data *d = ctx->priv;
+	if (d->nr_pending >= ctx->depth)
+		return Q_BUSY;
+	d->pending[d->nr_pending++] = u;
+	return Q_QUEUED;
+}
+
+static int rados_submit(struct rados_data *d, struct io_unit *u)
+{
+	struct rados_io *io = &d->ios[u->index];
+	const char *oid = d->objs[u->file_index].name;
+	int ret = d->a.rados_aio_create_completion2(io, rados_complete, &io->c);
+	if (ret < 0)
+		return ret;
+	if (u->ddir == DDIR_READ)
+		ret = d->a.rados_aio_read(d->c.io, oid, io->c, u->buf, u->len, u->offset);
+	else
+		ret = d->a.rados_aio_write(d->c.io, oid, io->c, u->buf, u->len, u->offset);
+	if (ret < 0)
+		d->a.rados_aio_release(io->c);
+	return ret;
+}
+
+static int rados_commit(struct engine_ctx *ctx)
+{
+	struct rados_data *d = ctx->priv;
+	for (unsigned i = 0; i < d->nr_pending; i++) {
+		struct io_unit *u = d->pending[i];
+		int ret = rados_submit(d, u);
+		if (ret < 0) {
+			u->result = ret;
+			d->failed[d->nr_failed++] = u;
+		} else {
+			d->inflight++;
+		}
+	}
+	d->nr_pending = 0;
+	return 0;
+}
+
+/* What librados has finished, at most max, into out. */
+static int rados_reap(struct rados_data *d, struct io_unit **out, unsigned max)
+{
+	if (!d->ready) { /* newest first: turned around, the oldest is reaped first */
+		struct rados_io *io = atomic_exchange_explicit(&d->done, NULL, memory_order_acquire), *next;
+		for (; io; io = next) {
+			next = io->next;
+			io->next = d->ready;
+			d->ready = io;
+		}
+	}
+	unsigned n = 0;
+	while (d->ready && n < max) {
+		struct rados_io *io = d->ready;
+		d->ready = io->next;
+		int r = d->a.rados_aio_get_return_value(io->c);
+		d->a.rados_aio_release(io->c);
+		/* Reads return the bytes read; writes 0 when done. */
+		io->u->result = r < 0 ? r : io->u->ddir == DDIR_READ ? r : (int64_t)io->u->len;
+		out[n++] = io->u;
+	}
+	d->inflight -= n;
+	return (int)n;
+}
+
+static struct timespec rados_deadline(const struct timespec *timeout)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	now.tv_sec += timeout->tv_sec;
+	now.tv_nsec += timeout->tv_nsec;
+	if (now.tv_nsec >= 1000000000L)
+		now.tv_sec++, now.tv_nsec -= 1000000000L;
+	return now;
+}
+
+/* Sleep until librados calls back (or the deadline); false once the deadline has passed. */
+static bool rados_wait(const struct rados_data *d, const struct timespec *deadline)
+{
+	struct timespec left = { -1, 0 }, now;
+	if (deadline) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = deadline->tv_sec - now.tv_sec;
+		left.tv_nsec = deadline->tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0)
+			left.tv_sec--, left.tv_nsec += 1000000000L;
+		if (left.tv_sec < 0)
+			return false;
+	}
+	if (d->busy_poll)
+		return true;
+	struct pollfd p = { .fd = d->efd, .events = POLLIN };
+	ppoll(&p, 1, deadline ? &left : NULL, NULL);
+	return true;
+}
+
+static int rados_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, const struct timespec *timeout)
+{
+	struct rados_data *d = ctx->priv;
+	unsigned n = 0;
+	while (d->nr_failed && n < max)
+		ctx->events[n++] = d->failed[--d->nr_failed];
+	struct timespec deadline = timeout ? rados_deadline(timeout) : (struct timespec){ 0 };
+	for (;;) {
+		eventfd_t count;
+		if (!d->busy_poll && eventfd_read(d->efd, &count) < 0 && errno != EAGAIN)
+			return -errno;
+		if (n < max)
+			n += (unsigned)rados_reap(d, ctx->events + n, max - n);
+		if (n >= min || n >= max || !rados_wait(d, timeout ? &deadline : NULL))
+			return (int)n;
+	}
+}
+
+const struct engine_ops rados_engine_ops = {
+	.name = "rados",
+	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES,
+	.library = RADOS_LIBRARY,
+	.options = rados_options,
+	.options_size = sizeof(struct rados_opts),
+	.probe = rados_probe,
+	.init = rados_init,
+	.cleanup = rados_cleanup,
+	.open_file = rados_open_object,
+	.post_open = rados_post_open,
+	.queue = rados_queue,
+	.commit = rados_commit,
+	.getevents = rados_getevents,
+};
+#endif
