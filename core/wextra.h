@@ -45,6 +45,8 @@ enum werr_action werr_complete(struct wstate *s, const struct io_unit *u);
 /* fill_device: a write came back short, or a read at the end of what was filled (a job that
  * reads and writes): the device is full, the job ends there (the I/O is not counted). */
 bool werr_fill_end(struct wstate *s, const struct io_unit *u, uint64_t bytes);
+/* max_latency: -ETIMEDOUT when the I/O took longer than allowed. */
+int werr_latency(const struct wstate *s, const struct io_unit *u, uint64_t lat_ns);
 /* After the loop: -errno when the errors it went on after make the job's result short of
  * what was asked (those ignore_error did not name), else 0. Prints the count. */
 int werr_finish(struct wstate *s);
@@ -52,7 +54,7 @@ int werr_finish(struct wstate *s);
 /* worker_extra.c */
 int extra_setup(struct wstate *s);
 void extra_teardown(struct wstate *s);
-/* The worker's very end, whatever failed: it leaves its flow. */
+/* The worker's very end, whatever failed: offload's wrapper freed, its flow left. */
 void extra_leave(struct wstate *s);
 /* pre_read: the files' regions read into the page cache (untimed). 0 or -errno. */
 int extra_pre_read(struct wstate *s);
@@ -69,7 +71,9 @@ bool extra_flow_held(struct wstate *s);
 void extra_flow_wait(struct wstate *s);
 /* serialize_overlap: is an I/O in flight (or queued) that overlaps u on its file? */
 bool extra_overlaps(const struct wstate *s, const struct io_unit *u);
-/* max_latency: -ETIMEDOUT when the I/O took longer than allowed. */
-int extra_latency_check(const struct wstate *s, const struct io_unit *u, uint64_t lat_ns);
+/* unlink_each_loop: the next loop's files (closed, removed, opened; the queue drained). 0 or -errno. */
+int extra_next_loop(struct wstate *s);
+/* io_submit_mode=offload: the wrapper engine swapped in (s->w->ops). 0 or -errno. */
+int extra_offload_wrap(struct wstate *s);
 
 #endif

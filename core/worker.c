@@ -14,7 +14,6 @@
 
 #include "core/clock.h"
 #include "core/debug.h"
-#include "core/offload.h"
 #include "core/worker_int.h"
 
 /* ---- issue ---- */
@@ -74,7 +73,6 @@ static bool whole_ready(struct wstate *s, struct wfile *f)
 }
 
 static bool queue_prepared(struct wstate *s, struct io_unit *u);
-static void engine_failed(const struct wstate *s, const char *what, int ret);
 
 /* zonemode: where the I/O goes (zone_run.c decides). A zone with writes in flight waits:
  * this clone's are drained, another's are waited for. false: nothing is issued now. */
@@ -358,21 +356,6 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	return r != Q_COMPLETED; /* a sync engine lets the caller check the time */
 }
 
-/* unlink_each_loop: a loop is over; the files are closed, removed and opened (made) again. */
-static bool next_loop(struct wstate *s)
-{
-	io_drain(s);
-	close_files(s);
-	int ret = extra_unlink_files(s);
-	if (!ret)
-		ret = open_files(s);
-	if (!ret && (ret = engine_post_open(s->w->ops, &s->eng)))
-		engine_failed(s, "", ret);
-	if (ret)
-		worker_fail(s, ret);
-	return !ret;
-}
-
 /* Room for another I/O: a free unit, within the depth latency_target allows. */
 static inline bool queue_room(const struct wstate *s)
 {
@@ -383,6 +366,7 @@ static inline bool queue_room(const struct wstate *s)
  * depth the queue reached is what the IO depths map records for them. */
 static void fill_queue(struct wstate *s)
 {
+	int ret;
 	s->fill_queued = 0;
 	while (queue_room(s) && !s->issuing_done) {
 		if (out_of_work(s)) {
@@ -393,8 +377,10 @@ static void fill_queue(struct wstate *s)
 			s->issuing_done = true;
 			break;
 		}
-		if (extra_loop_over(s) && !next_loop(s))
+		if (extra_loop_over(s) && (io_drain(s), ret = extra_next_loop(s))) { /* unlink_each_loop */
+			worker_fail(s, ret);
 			break;
+		}
 		if (!issue_one(s))
 			break;
 	}
@@ -543,6 +529,36 @@ static void debug_start(const struct wstate *s)
 			    (unsigned long long)w->seed, (int)w->o->randrepeat);
 }
 
+/* The parts set up once the files are open: verify, trims, core/options_io.c's (pre_read
+ * reads the files here), the logs. */
+static int parts_setup(struct wstate *s)
+{
+	int ret = verify_setup(s);
+	if (!ret)
+		ret = trim_setup(s);
+	if (!ret)
+		ret = extra_setup(s);
+	if (!ret)
+		ret = extra_pre_read(s);
+	return ret ? ret : logs_setup(s);
+}
+
+static void parts_teardown(struct wstate *s)
+{
+	extra_teardown(s);
+	trim_teardown(s);
+	verify_teardown(s);
+}
+
+/* The very end, however the job went: the real engine back, the flow left, the state freed. */
+static void worker_release(struct wstate *s, const struct engine_ops *real_ops)
+{
+	s->w->ops = real_ops;
+	extra_leave(s); /* the offload threads' state, the flow */
+	free_state(s);
+	env_leave(s);
+}
+
 int worker_run(struct worker *w)
 {
 	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
@@ -560,13 +576,9 @@ int worker_run(struct worker *w)
 	if (ret)
 		goto out_free_state;
 	start_delay(&s);
-	if (w->o->io.submit_mode == SUBMIT_OFFLOAD) { /* submitter threads behind a wrapper engine */
-		if (!(s.x.offload = offload_new(&s, w->ops, w->o->iodepth, w->plan->nfiles))) {
-			ret = worker_nomem(&s, "io_submit_mode=offload's threads", sizeof(void *) * w->o->iodepth);
-			goto out_free_state;
-		}
-		w->ops = offload_ops(s.x.offload);
-	}
+	ret = extra_offload_wrap(&s);
+	if (ret)
+		goto out_free_state;
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
 	s.io_limit = w->plan->io_limit;
@@ -596,16 +608,7 @@ int worker_run(struct worker *w)
 	ret = iolog_setup(&s);
 	if (ret)
 		goto out_iolog_teardown;
-	ret = verify_setup(&s);
-	if (!ret)
-		ret = trim_setup(&s);
-	if (!ret)
-		ret = extra_setup(&s);
-	if (!ret)
-		ret = extra_pre_read(&s);
-	if (ret)
-		goto out_verify_teardown;
-	ret = logs_setup(&s);
+	ret = parts_setup(&s);
 	if (ret)
 		goto out_verify_teardown;
 	ret = env_prerun(&s);
@@ -615,9 +618,7 @@ int worker_run(struct worker *w)
 	}
 	logs_teardown(&s);
 out_verify_teardown:
-	extra_teardown(&s);
-	trim_teardown(&s);
-	verify_teardown(&s);
+	parts_teardown(&s);
 out_iolog_teardown:
 	if (iolog_teardown(&s) && !ret)
 		ret = -EIO;
@@ -628,11 +629,7 @@ out_close_files:
 out_cleanup_engine:
 	engine_cleanup(w->ops, &s.eng);
 out_free_state:
-	w->ops = real_ops;
-	offload_free(s.x.offload);
-	extra_leave(&s);
-	free_state(&s);
-	env_leave(&s);
+	worker_release(&s, real_ops);
 	if (ret && !w->err) {
 		w->err = ret;
 		w->ts->error = -ret;

@@ -77,3 +77,15 @@ int werr_finish(struct wstate *s)
 			  : " (continue_on_error went on after them)");
 	return s->w->err || named ? 0 : -ts->error;
 }
+
+/* max_latency: -ETIMEDOUT (after a line) when an I/O took longer than its direction allows. */
+int werr_latency(const struct wstate *s, const struct io_unit *u, uint64_t lat_ns)
+{
+	uint64_t max = s->o->io.max_latency_us[u->ddir];
+	if (!max || lat_ns <= max * 1000)
+		return 0;
+	fprintf(stderr, "iobench: job '%s': max_latency exceeded: a %s took %llu us, more than %llu us\n", s->o->name,
+		u->ddir == DDIR_READ ? "read" : u->ddir == DDIR_WRITE ? "write" : "trim",
+		(unsigned long long)(lat_ns / 1000), (unsigned long long)max);
+	return -ETIMEDOUT;
+}

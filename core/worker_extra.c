@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/offload.h"
 #include "core/worker_int.h"
 
 int extra_setup(struct wstate *s)
@@ -39,9 +40,12 @@ int extra_setup(struct wstate *s)
 	return 0;
 }
 
-/* The worker ends, however it ends: its weight leaves its flow (the others would wait for it). */
+/* The worker ends, however it ends (engine cleaned up): the offload wrapper is freed, and its
+ * weight leaves its flow (the others would wait for it). */
 void extra_leave(struct wstate *s)
 {
+	offload_free(s->x.offload);
+	s->x.offload = NULL;
 	struct flow *f = s->x.flow ? s->x.flow : s->w->flow;
 	if (f)
 		flow_leave(s->w->flows, f, s->o->io.flow, s->x.flow ? s->x.flow_ios : s->w->flow_ios);
@@ -181,14 +185,27 @@ bool extra_overlaps(const struct wstate *s, const struct io_unit *u)
 	return false;
 }
 
-/* max_latency: -ETIMEDOUT (after a line) when an I/O took longer than its direction allows. */
-int extra_latency_check(const struct wstate *s, const struct io_unit *u, uint64_t lat_ns)
+/* unlink_each_loop: a loop is over (the loop drained the queue): the files closed, removed,
+ * and opened (made) again. 0 or -errno after a line. */
+int extra_next_loop(struct wstate *s)
 {
-	uint64_t max = s->o->io.max_latency_us[u->ddir];
-	if (!max || lat_ns <= max * 1000)
+	close_files(s);
+	int ret = extra_unlink_files(s);
+	if (!ret)
+		ret = open_files(s);
+	if (!ret && (ret = engine_post_open(s->w->ops, &s->eng)))
+		fprintf(stderr, "iobench: job '%s': engine %s: %s%s%s\n", s->o->name, s->w->ops->name, strerror(-ret),
+			s->eng.why[0] ? ": " : "", s->eng.why);
+	return ret;
+}
+
+/* io_submit_mode=offload: submitter threads behind a wrapper engine, which the loop calls. */
+int extra_offload_wrap(struct wstate *s)
+{
+	if (s->o->io.submit_mode != SUBMIT_OFFLOAD)
 		return 0;
-	fprintf(stderr, "iobench: job '%s': max_latency exceeded: a %s took %llu us, more than %llu us\n", s->o->name,
-		u->ddir == DDIR_READ ? "read" : u->ddir == DDIR_WRITE ? "write" : "trim",
-		(unsigned long long)(lat_ns / 1000), (unsigned long long)max);
-	return -ETIMEDOUT;
+	if (!(s->x.offload = offload_new(s, s->w->ops, s->o->iodepth, s->w->plan->nfiles)))
+		return worker_nomem(s, "io_submit_mode=offload's threads", sizeof(void *) * s->o->iodepth);
+	s->w->ops = offload_ops(s->x.offload);
+	return 0;
 }

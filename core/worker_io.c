@@ -114,7 +114,7 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	pace_done(s, u->ddir, bytes);
 	if (__builtin_expect(s->lat.on, 0) && lat_search_io(&s->lat, t - u->start_ns))
 		latency_fatal(s, u, t);
-	int late = s->o->io.max_latency_us[u->ddir] ? extra_latency_check(s, u, t - u->issue_ns) : 0;
+	int late = s->o->io.max_latency_us[u->ddir] ? werr_latency(s, u, t - u->issue_ns) : 0;
 	if (late)
 		worker_fail(s, late);
 	if (bytes < u->len && werr_fill_end(s, u, bytes)) { /* fill_device: full */
