@@ -207,7 +207,7 @@ dedupe-working-set | --name=d --rw=write --size=4m --dedupe_percentage=50 --dedu
 dedupe-global | --name=d --rw=write --size=4m --numjobs=2 --dedupe_percentage=50 --dedupe_mode=working_set --dedupe_global=1 | rc,ios,distinct~5
 dedupe-global-20 | --name=d --rw=write --size=4m --numjobs=2 --dedupe_percentage=50 --dedupe_mode=working_set --dedupe_global=1 --dedupe_working_set_percentage=20 | distinct~5
 # -- rates and thinktime
-rate-per-dir | --name=r --ioengine=null --size=1g --rw=randrw --time_based --runtime=1 --rate=1m,512k | rc,ios~6,par
+rate-per-dir | --name=r --ioengine=null --size=1g --rw=randrw --time_based --runtime=2 --rate=1m,512k | rc,ios~5,par
 rate-read-only | --name=r --ioengine=null --size=1g --rw=randrw --time_based --runtime=1 --rate=1m, | rc,rios~6,par
 rate_iops-per-dir | --name=r --ioengine=null --size=1g --rw=randrw --time_based --runtime=1 --rate_iops=256,128 | rc,ios~6,par
 think-catch-up | --name=r --ioengine=null --size=1g --rw=read --time_based --runtime=2 --rate_iops=100 --thinktime=500ms --thinktime_blocks=50 | rc,ios~10,par
