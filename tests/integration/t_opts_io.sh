@@ -5,6 +5,7 @@
 # syncs, flow control, alignment, distributions, dedupe, thinktime and rates, sample
 # windows, the logs' shapes; and hostile values of each.
 . "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1 # what the jobs leave (verify state files...) stays in the scratch directory
 DIFF="$TOP/tests/opts_io_diff.py"
 W="$T/work"
 mkdir -p "$W"
