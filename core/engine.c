@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/files.h"
@@ -90,6 +92,36 @@ int engine_load_library(const char *soname, const char *package, const struct en
 	}
 	dlclose(h); /* RTLD_NODELETE: it stays loaded, the addresses stay good */
 	return 0;
+}
+
+struct timespec engine_deadline(const struct timespec *timeout)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	now.tv_sec += timeout->tv_sec;
+	now.tv_nsec += timeout->tv_nsec;
+	if (now.tv_nsec >= 1000000000L)
+		now.tv_sec++, now.tv_nsec -= 1000000000L;
+	return now;
+}
+
+bool engine_wait_fd(int fd, const struct timespec *deadline)
+{
+	struct timespec left = { -1, 0 }, now;
+	if (deadline) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = deadline->tv_sec - now.tv_sec;
+		left.tv_nsec = deadline->tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0)
+			left.tv_sec--, left.tv_nsec += 1000000000L;
+		if (left.tv_sec < 0)
+			return false;
+	}
+	if (fd < 0)
+		return true;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ppoll(&p, 1, deadline ? &left : NULL, NULL);
+	return true;
 }
 
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx)

@@ -140,6 +140,12 @@ struct engine_ops {
 /* engines/registry.c: the only list of engines. */
 const struct engine_ops *engine_find(const char *name);
 /* The i-th engine, NULL past the last. */
+/* For engines whose completions arrive on a descriptor (an eventfd a library's callback
+ * writes): the CLOCK_MONOTONIC time timeout from now, and a wait on fd until it is readable
+ * or the deadline (NULL: none) passes; fd -1 (busy polling) does not sleep. The wait is false
+ * once the deadline has passed. */
+struct timespec engine_deadline(const struct timespec *timeout);
+bool engine_wait_fd(int fd, const struct timespec *deadline);
 const struct engine_ops *engine_by_index(size_t i);
 /* "psync, sync, ...": every engine's name, into buf; returns buf. */
 const char *engine_names(char *buf, size_t len);

@@ -432,51 +432,20 @@ static int rados_reap(struct rados_data *d, struct io_unit **out, unsigned max)
 	return (int)n;
 }
 
-static struct timespec rados_deadline(const struct timespec *timeout)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	now.tv_sec += timeout->tv_sec;
-	now.tv_nsec += timeout->tv_nsec;
-	if (now.tv_nsec >= 1000000000L)
-		now.tv_sec++, now.tv_nsec -= 1000000000L;
-	return now;
-}
-
-/* Sleep until librados calls back (or the deadline); false once the deadline has passed. */
-static bool rados_wait(const struct rados_data *d, const struct timespec *deadline)
-{
-	struct timespec left = { -1, 0 }, now;
-	if (deadline) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = deadline->tv_sec - now.tv_sec;
-		left.tv_nsec = deadline->tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0)
-			left.tv_sec--, left.tv_nsec += 1000000000L;
-		if (left.tv_sec < 0)
-			return false;
-	}
-	if (d->busy_poll)
-		return true;
-	struct pollfd p = { .fd = d->efd, .events = POLLIN };
-	ppoll(&p, 1, deadline ? &left : NULL, NULL);
-	return true;
-}
-
 static int rados_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, const struct timespec *timeout)
 {
 	struct rados_data *d = ctx->priv;
 	unsigned n = 0;
 	while (d->nr_failed && n < max)
 		ctx->events[n++] = d->failed[--d->nr_failed];
-	struct timespec deadline = timeout ? rados_deadline(timeout) : (struct timespec){ 0 };
+	struct timespec deadline = timeout ? engine_deadline(timeout) : (struct timespec){ 0 };
 	for (;;) {
 		eventfd_t count;
 		if (!d->busy_poll && eventfd_read(d->efd, &count) < 0 && errno != EAGAIN)
 			return -errno;
 		if (n < max)
 			n += (unsigned)rados_reap(d, ctx->events + n, max - n);
-		if (n >= min || n >= max || !rados_wait(d, timeout ? &deadline : NULL))
+		if (n >= min || n >= max || !engine_wait_fd(d->busy_poll ? -1 : d->efd, timeout ? &deadline : NULL))
 			return (int)n;
 	}
 }

@@ -378,52 +378,20 @@ static int rbd_reap(struct rbd_data *d, struct io_unit **out, unsigned max)
 	return n < 0 ? 0 : n;
 }
 
-/* Until when a wait may last: never (timeout NULL) or now + timeout. */
-static struct timespec rbd_deadline(const struct timespec *timeout)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	now.tv_sec += timeout->tv_sec;
-	now.tv_nsec += timeout->tv_nsec;
-	if (now.tv_nsec >= 1000000000L)
-		now.tv_sec++, now.tv_nsec -= 1000000000L;
-	return now;
-}
-
-/* Sleep until librbd signals (or the deadline); false once the deadline has passed. */
-static bool rbd_wait(const struct rbd_data *d, const struct timespec *deadline)
-{
-	struct timespec left = { -1, 0 }, now;
-	if (deadline) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = deadline->tv_sec - now.tv_sec;
-		left.tv_nsec = deadline->tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0)
-			left.tv_sec--, left.tv_nsec += 1000000000L;
-		if (left.tv_sec < 0)
-			return false;
-	}
-	if (d->busy_poll)
-		return true;
-	struct pollfd p = { .fd = d->efd, .events = POLLIN };
-	ppoll(&p, 1, deadline ? &left : NULL, NULL);
-	return true;
-}
-
 static int rbd_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, const struct timespec *timeout)
 {
 	struct rbd_data *d = ctx->priv;
 	unsigned n = 0;
 	while (d->nr_failed && n < max)
 		ctx->events[n++] = d->failed[--d->nr_failed];
-	struct timespec deadline = timeout ? rbd_deadline(timeout) : (struct timespec){ 0 };
+	struct timespec deadline = timeout ? engine_deadline(timeout) : (struct timespec){ 0 };
 	for (;;) {
 		uint64_t count;
 		if (!d->busy_poll && read(d->efd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 			return -errno;
 		if (n < max)
 			n += (unsigned)rbd_reap(d, ctx->events + n, max - n);
-		if (n >= min || n >= max || !rbd_wait(d, timeout ? &deadline : NULL))
+		if (n >= min || n >= max || !engine_wait_fd(d->busy_poll ? -1 : d->efd, timeout ? &deadline : NULL))
 			return (int)n;
 	}
 }
