@@ -38,12 +38,14 @@ static void complete_error(struct wstate *s, const struct io_unit *u)
 {
 	struct thread_stats *ts = s->ts;
 	if (!ts->nr_errors++)
-		fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu%s\n",
+		fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu%s%s%s%s\n",
 			s->o->name, s->files[u->file_index].cf->path, strerror((int)-u->result), ddir_word[u->ddir],
 			(unsigned long long)u->offset, (unsigned long long)u->len,
-			u->result == -EINVAL && s->o->direct
+			u->result == -EINVAL && s->o->direct && !s->eng.why[0]
 				? " (O_DIRECT needs sizes and offsets aligned to the device's logical block size)"
-				: "");
+				: "",
+			/* what the engine adds (http: the server's answer) */
+			s->eng.why[0] ? " (" : "", s->eng.why, s->eng.why[0] ? ")" : "");
 	if (!ts->error)
 		ts->error = (int)-u->result;
 	if (!error_tolerated(s, u->ddir))
