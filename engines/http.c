@@ -525,9 +525,14 @@ static int prepare(struct http_data *d, struct io_unit *u, const char *method)
 }
 
 /* The job's error line says what the server said: status, and S3's error code. */
-static void explain(struct engine_ctx *ctx, const struct http_data *d, const char *method, long code)
+static void explain(struct engine_ctx *ctx, struct http_data *d, const char *method, long code)
 {
 	char s3code[64] = "";
+	if (d->u->ddir == DDIR_READ) { /* the error's body went to the buffer */
+		d->body_len = d->moved < sizeof(d->body) - 1 ? (size_t)d->moved : sizeof(d->body) - 1;
+		memcpy(d->body, d->u->buf, d->body_len);
+		d->body[d->body_len] = '\0';
+	}
 	const char *c = strstr(d->body, "<Code>"), *e = c ? strstr(c, "</Code>") : NULL;
 	if (c && e && e - c - 6 < (long)sizeof(s3code))
 		snprintf(s3code, sizeof(s3code), " %.*s", (int)(e - c - 6), c + 6);

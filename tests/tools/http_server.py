@@ -13,7 +13,7 @@ Authentication, by what the request carries:
 - nothing: allowed unless --require-auth (401).
 
 Accounting (--accounting FILE): per method, the requests by status and the body bytes of
-the successful ones (PUT: received, GET: sent), the objects stored and their bytes, and the
+the successful ones (PUT: received, GET: sent, DELETE: the deleted objects'), the objects stored and their bytes, and the
 names of the objects stored.
 
 Usage: http_server.py --port-file F --accounting A [--tls CERT KEY] [--keyid ID --key K
@@ -73,6 +73,7 @@ def sigv4_expected(method, raw_path, headers, signed, date, region, secret):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
+    disable_nagle_algorithm = True  # headers and body go out at once, no delayed-ACK stalls
 
     def log_message(self, *a):
         pass
@@ -104,7 +105,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         keyid, date, region, signed, sig = m.groups()
         if keyid != ARGS.keyid:
             return 403, 'InvalidAccessKeyId'
-        if region != ARGS.region:
+        if region not in ARGS.region.split(','):
             return 400, 'AuthorizationHeaderMalformed'
         signed = signed.split(';')
         headers = {k.lower(): v for k, v in self.headers.items()}
@@ -155,7 +156,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(method, 200, data, 'application/octet-stream')
         if method == 'DELETE':
             with LOCK:
-                existed = STORE.pop(name, None) is not None
+                data = STORE.pop(name, None)
+                existed = data is not None
+                BYTES['DELETE'] += len(data or b'')
             return self.answer(method, 204 if existed or self.headers.get('x-amz-date') else 404)
         return self.answer(method, 405)
 
@@ -170,13 +173,14 @@ def main():
     p.add_argument('--tls', nargs=2, metavar=('CERT', 'KEY'))
     p.add_argument('--keyid')
     p.add_argument('--key')
-    p.add_argument('--region', default='us-east-1')
+    p.add_argument('--region', default='us-east-1', help='the regions accepted, comma-separated')
     p.add_argument('--user')
     p.add_argument('--password')
     p.add_argument('--token')
     p.add_argument('--require-auth', action='store_true')
     p.add_argument('--lifetime', type=float, default=120)
     ARGS = p.parse_args()
+    http.server.ThreadingHTTPServer.request_queue_size = 128  # 16 jobs connect at once (default 5)
     srv = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
     srv.daemon_threads = True
     if ARGS.tls:
