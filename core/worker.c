@@ -187,11 +187,22 @@ static bool issue_one(struct wstate *s)
 	bool issued;
 	if (s->ver.on && verify_turn(s, &issued))
 		return issued;
+	if (s->x.flow && extra_flow_held(s)) { /* flow control: ahead of its share; let the others go */
+		io_drain(s);
+		extra_flow_wait(s);
+		return false;
+	}
+	if (s->x.sfr_due) { /* sync_file_range: N writes were issued, before the next I/O */
+		io_drain(s);
+		int ret = extra_sfr_sync(s);
+		if (ret)
+			return worker_fail(s, ret), false;
+	}
 	if (s->trim.chosen_on && trim_turn(s, &issued))
 		return issued;
 	enum ddir d = s->zone.mode ? zone_ddir(s, offsets_next_ddir(s)) : offsets_next_ddir(s);
 	bool dry = o->verify_only && job_has_dir(o, DDIR_WRITE);
-	uint64_t wait = dry ? 0 : pace_wait_ns(s, d);
+	uint64_t wait = dry ? 0 : pace_wait_pick(s, &d);
 	if (wait) {
 		wait_for_slot(s, wait);
 		return false;
@@ -227,6 +238,10 @@ static bool issue_one(struct wstate *s)
 	if (s->zone.mode)
 		zone_bind(s, u);
 	verify_mark(s, u, VCHECK_NONE);
+	while (o->io.serialize_overlap && extra_overlaps(s, u)) { /* what it overlaps completes first */
+		io_commit(s);
+		io_reap(s, 1, 0);
+	}
 	if (d == DDIR_WRITE) {
 		if (s->ver.on)
 			verify_stamp(s, u);
@@ -252,6 +267,8 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 	}
 	if (s->ver.on)
 		verify_written(s, f, u->offset, u->len);
+	if (o->io.sfr_nr)
+		extra_sfr_written(s, u->file_index, u->offset, u->len);
 	trim_written(s, f, u->offset, u->len);
 }
 
@@ -329,7 +346,10 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	else if (d == DDIR_TRIM && s->ver.on)
 		verify_trimmed(s, f, u->offset, u->len); /* what it held reads back as zeros now */
 	if (!check && pace_think_due(s)) {
-		io_drain(s);
+		if (s->o->io.think_type == THINK_COMPLETE) /* after the blocks completed; =issue: in flight */
+			io_drain(s);
+		else
+			io_commit(s);
 		pace_think(s);
 		return false;
 	}
@@ -346,6 +366,7 @@ static inline bool queue_room(const struct wstate *s)
  * depth the queue reached is what the IO depths map records for them. */
 static void fill_queue(struct wstate *s)
 {
+	int ret;
 	s->fill_queued = 0;
 	while (queue_room(s) && !s->issuing_done) {
 		if (out_of_work(s)) {
@@ -354,6 +375,10 @@ static void fill_queue(struct wstate *s)
 				s->retry = NULL;
 			}
 			s->issuing_done = true;
+			break;
+		}
+		if (extra_loop_over(s) && (io_drain(s), ret = extra_next_loop(s))) { /* unlink_each_loop */
+			worker_fail(s, ret);
 			break;
 		}
 		if (!issue_one(s))
@@ -421,13 +446,9 @@ static void end_of_run(struct wstate *s)
 		if (!ts->error)
 			ts->error = EIO;
 	}
-	if (ts->nr_errors > 1 || (ts->nr_errors && !s->w->err)) {
-		fprintf(stderr, "iobench: job '%s': %llu I/O error%s in all%s\n", s->o->name,
-			(unsigned long long)ts->nr_errors, ts->nr_errors > 1 ? "s" : "",
-			s->w->err ? "" : " (continue_on_error went on after them)");
-		if (!s->w->err)
-			s->w->err = -ts->error; /* results are short of what was asked */
-	}
+	int ret = werr_finish(s); /* errors gone on after: short of what was asked, unless named */
+	if (ret && !s->w->err)
+		s->w->err = ret;
 }
 
 static void run_loop(struct wstate *s)
@@ -508,9 +529,40 @@ static void debug_start(const struct wstate *s)
 			    (unsigned long long)w->seed, (int)w->o->randrepeat);
 }
 
+/* The parts set up once the files are open: verify, trims, core/options_io.c's (pre_read
+ * reads the files here), the logs. */
+static int parts_setup(struct wstate *s)
+{
+	int ret = verify_setup(s);
+	if (!ret)
+		ret = trim_setup(s);
+	if (!ret)
+		ret = extra_setup(s);
+	if (!ret)
+		ret = extra_pre_read(s);
+	return ret ? ret : logs_setup(s);
+}
+
+static void parts_teardown(struct wstate *s)
+{
+	extra_teardown(s);
+	trim_teardown(s);
+	verify_teardown(s);
+}
+
+/* The very end, however the job went: the real engine back, the flow left, the state freed. */
+static void worker_release(struct wstate *s, const struct engine_ops *real_ops)
+{
+	s->w->ops = real_ops;
+	extra_leave(s); /* the offload threads' state, the flow */
+	free_state(s);
+	env_leave(s);
+}
+
 int worker_run(struct worker *w)
 {
 	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
+	const struct engine_ops *real_ops = w->ops; /* offload swaps a wrapper in */
 	int ret;
 
 	time_reset_stats(&s);
@@ -524,12 +576,16 @@ int worker_run(struct worker *w)
 	if (ret)
 		goto out_free_state;
 	start_delay(&s);
+	ret = extra_offload_wrap(&s);
+	if (ret)
+		goto out_free_state;
 	setup_depth(&s);
 	s.nfiles = w->plan->nfiles;
 	s.io_limit = w->plan->io_limit;
 	ret = alloc_state(&s);
 	if (ret)
 		goto out_free_state;
+	s.eng.priv = s.x.offload;
 	ret = engine_init(w->ops, &s.eng);
 	if (ret) {
 		engine_failed(&s, "cannot start: ", ret);
@@ -552,12 +608,7 @@ int worker_run(struct worker *w)
 	ret = iolog_setup(&s);
 	if (ret)
 		goto out_iolog_teardown;
-	ret = verify_setup(&s);
-	if (!ret)
-		ret = trim_setup(&s);
-	if (ret)
-		goto out_verify_teardown;
-	ret = logs_setup(&s);
+	ret = parts_setup(&s);
 	if (ret)
 		goto out_verify_teardown;
 	ret = env_prerun(&s);
@@ -567,8 +618,7 @@ int worker_run(struct worker *w)
 	}
 	logs_teardown(&s);
 out_verify_teardown:
-	trim_teardown(&s);
-	verify_teardown(&s);
+	parts_teardown(&s);
 out_iolog_teardown:
 	if (iolog_teardown(&s) && !ret)
 		ret = -EIO;
@@ -579,8 +629,7 @@ out_close_files:
 out_cleanup_engine:
 	engine_cleanup(w->ops, &s.eng);
 out_free_state:
-	free_state(&s);
-	env_leave(&s);
+	worker_release(&s, real_ops);
 	if (ret && !w->err) {
 		w->err = ret;
 		w->ts->error = -ret;

@@ -24,11 +24,13 @@
 
 #include "core/env.h"
 #include "core/files.h"
+#include "core/flow.h"
 #include "core/iolog.h"
 #include "core/latency_target.h"
 #include "core/perflog.h"
 #include "core/rand.h"
 #include "core/steadystate.h"
+#include "core/wextra.h"
 #include "core/worker.h"
 #include "core/zone.h"
 
@@ -60,7 +62,9 @@ struct wfile {
 /* offsets.c */
 struct offsets {
 	uint64_t granule;           /* offsets are multiples of the smallest block size */
-	struct zipf zipf;
+	struct zipf zipf[DDIR_NR];    /* random_distribution=zipf, per direction */
+	struct { uint64_t n; double theta, zetan, alpha, eta; } fs_zipf; /* file_service_type=zipf (Gray's) */
+	uint64_t fs_off;              /* file_service_type's skew: where the hot end lies */
 	uint64_t mod_left;          /* rw=mode:N: I/Os left before a new random offset */
 	uint64_t last_end[DDIR_NR], last_off;
 	unsigned cur_file, file_ios_left;
@@ -210,6 +214,7 @@ struct wstate {
 	struct steady_clone ssc;
 	struct lat_search lat;      /* lat.depth: the depth the queue is filled to */
 	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
+	struct wextra x;            /* core/wextra.h: core/options_io.c's options */
 };
 
 /* ---- the loop's own (worker.c, worker_io.c) ---- */
@@ -313,6 +318,8 @@ enum ddir offsets_next_ddir(struct wstate *s);
 void pace_init(struct wstate *s);
 /* Before an I/O of direction d: nanoseconds to wait for its rate slot (0 = go). */
 uint64_t pace_wait_ns(struct wstate *s, enum ddir d);
+/* The same for a mixed job, which takes the other direction when it may go sooner (*d). */
+uint64_t pace_wait_pick(struct wstate *s, enum ddir *d);
 /* A wait of wait_ns cut to what the job may still wait now: no further than its deadline,
  * and one nap at most (the caller looks at the stop flag and the time, then waits again). */
 uint64_t pace_bound(const struct wstate *s, uint64_t wait_ns);
@@ -325,11 +332,11 @@ static inline void pace_done(struct wstate *s, enum ddir d, uint64_t bytes)
 }
 /* Start the floors' count again (the end of the ramp). */
 void pace_reset_floors(struct wstate *s);
-/* After an I/O is issued: should the job pause now (thinktime)? */
+/* After an I/O is issued: should the job pause now (thinktime_blocks, thinktime_iotime)? */
 bool pace_think_due(struct wstate *s);
 /* The pause itself (the loop has drained the queue). */
 void pace_think(struct wstate *s);
-/* Every second: rate_min / rate_iops_min; returns -errno when the floor is missed. */
+/* Every rate_cycle ms: rate_min / rate_iops_min; returns -errno when the floor is missed. */
 int pace_check_min(struct wstate *s);
 
 /* verify_phase.c: the loop asks it what to read back next; it checks what comes back. */
