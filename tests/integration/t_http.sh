@@ -188,8 +188,13 @@ check "the refused requests stored nothing" [ "$(objects)" -eq 0 ]
 timeout 20 "$IOBENCH" $S3 --name=c --filename=/bkt/none --rw=read --bs=4k --size=16k --continue_on_error=read \
 	--output-format=json >coe.json 2>coe.err
 rc=$?
-check "continue_on_error=read: all 4 GETs tried, the first error reported and the count (exit $rc, error 2)" \
-	sh -c "[ \$(jq '.jobs[0].error' coe.json) -eq 2 ] && grep -q '4 I/O errors in all' coe.err && [ \$(grep -c 'io_u error' coe.err) -eq 1 ]"
+check "continue_on_error=read: a 404 (ENOENT, not on fio's non-fatal list) still ends the job: 1 GET, exit $rc" \
+	sh -c "[ $rc -eq 1 ] && [ \"\$(jq -c '[.jobs[0].error, .jobs[0].read.total_ios]' coe.json)\" = '[2,1]' ]"
+timeout 20 "$IOBENCH" $S3 --name=c --filename=/bkt/none --rw=read --bs=4k --size=16k --continue_on_error=read \
+	--ignore_error=ENOENT --output-format=json >coe.json 2>coe.err
+rc=$?
+check "continue_on_error=read with ignore_error=ENOENT: all 4 GETs tried, one error line and the count (exit $rc)" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(jq -c '[.jobs[0].error, .jobs[0].read.total_ios]' coe.json)\" = '[2,4]' ] && grep -q '4 I/O errors in all' coe.err && [ \$(grep -c 'io_u error' coe.err) -eq 1 ]"
 
 # ---- hostile inputs: one line, exit 1, nothing on stdout, no hang ----
 refused "an unreachable host (a closed port)" \
