@@ -101,7 +101,6 @@ void pace_think(struct wstate *s)
 	const struct job_opts *o = s->o;
 	uint64_t spin = o->thinktime_spin_us * 1000, total = o->thinktime_us * 1000;
 	uint64_t start = clock_fast_ns(s->clk);
-	s->chained = false;
 	if (spin > total)
 		spin = total;
 	/* Spinning and sleeping both end when the job is stopped or its runtime is over. */
@@ -125,7 +124,6 @@ int pace_check_min(struct wstate *s)
 	const struct job_opts *o = s->o;
 	if (!s->measuring || s->now - s->pace.check_ns < o->io.rate_cycle_ms * NS_PER_MS) /* rate_cycle */
 		return 0;
-	s->chained = false;
 	double secs = (double)(s->now - s->pace.check_ns) / 1e9;
 	int ret = 0;
 	for (int d = 0; d < DDIR_NR && !ret; d++) {

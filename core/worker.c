@@ -67,7 +67,6 @@ static bool whole_ready(struct wstate *s, struct wfile *f)
 		return true;
 	if (whole_switching(s, f))
 		io_drain(s);
-	s->chained = false;
 	int ret = whole_open(s, f);
 	if (ret)
 		worker_fail(s, ret);
@@ -82,7 +81,6 @@ static bool zone_ready(struct wstate *s, struct wfile **f, enum ddir d, uint64_t
 {
 	int r;
 	while ((r = zone_next(s, f, d, off, len)) == ZONE_BUSY && !atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
-		s->chained = false;
 		if (s->inflight)
 			io_drain(s);
 		else
@@ -281,7 +279,6 @@ static bool lock_for_io(struct wstate *s, struct io_unit *u)
 {
 	if (lockfile_take(&s->env, u) != -EAGAIN)
 		return true;
-	s->chained = false;
 	s->retry = u; /* prepared, not in flight, while the queue drains */
 	io_drain(s);
 	s->retry = NULL;
@@ -303,9 +300,7 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 		cmdprio_pick(&s->env, u); /* its priority (cmdprio_*) */
 	if (s->env.lock_mode && !lock_for_io(s, u))
 		return false;
-	/* a write's buffer was just filled: its own clock read, so the fill stays out of it */
-	s->now = u->start_ns = u->issue_ns = s->chained && d != DDIR_WRITE ? s->now : clock_fast_ns(s->clk);
-	s->chained = false;
+	s->now = u->start_ns = u->issue_ns = clock_fast_ns(s->clk);
 	/* zonemode=zbd: a sequential zone's trim is its reset, done by zone_run.c */
 	int r = s->zone.mode && zone_trim(s, u) ? Q_COMPLETED : engine_queue(s->w->ops, &s->eng, u);
 	if (r == Q_BUSY || r < 0)
@@ -434,8 +429,6 @@ static void check_time(struct wstate *s)
 		s->issuing_done = true; /* steady state attained: the job (and its unit) ends */
 	if (s->lat.on)
 		check_latency(s);
-	if (s->ssc.unit || s->lat.on)
-		s->chained = false;
 }
 
 /* After the loop: end_fsync, and a job that did less than asked (short I/Os, tolerated

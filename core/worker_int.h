@@ -199,11 +199,6 @@ struct wstate {
 	bool debug_io;              /* --debug=io: a line per I/O queued and completed */
 	/* time */
 	uint64_t now, start_ns, measure_start_ns, ramp_end_ns, deadline_ns;
-	/* now was read as an I/O completed inside queue() and nothing has waited or worked
-	 * since: the next read's start is that same instant (one clock read for both; the
-	 * preparation between them counts in the next I/O's latency, never out of it). Whatever
-	 * sleeps, waits or does periodic work clears it. */
-	bool chained;
 	uint64_t last_sample_ns, sample_bytes[DDIR_NR], sample_ios[DDIR_NR];
 	uint64_t next_publish_ns;
 	uint64_t tick_ns;           /* time_check has nothing to do before (0: look now) */

@@ -235,7 +235,6 @@ void io_complete_at_once(struct wstate *s, struct io_unit *u)
 {
 	struct thread_stats *ts = s->ts;
 	s->now = clock_fast_ns(s->clk);
-	s->chained = true;
 	ts->depth_map[depth_bucket(s->inflight + 1)]++; /* a trim amid an async engine's I/Os */
 	ts->submit_map[batch_bucket(1)]++;
 	ts->complete_map[batch_bucket(1)]++;

@@ -42,7 +42,6 @@ static uint64_t iops_window_ns(const struct job_opts *o)
  * samples, each over its own window. */
 static void take_samples(struct wstate *s)
 {
-	s->chained = false;
 	uint64_t bw_ms = (s->now - s->last_sample_ns) / NS_PER_MS, io_ms = (s->now - s->x.iops_sample_ns) / NS_PER_MS;
 	bool bw = bw_ms && s->now - s->last_sample_ns >= bw_window_ns(s->o);
 	bool io = io_ms && s->now - s->x.iops_sample_ns >= iops_window_ns(s->o);
@@ -70,7 +69,6 @@ static void publish(struct wstate *s, bool force)
 	struct clone_progress *p = s->w->progress;
 	if (!p || (!force && s->now < s->next_publish_ns))
 		return;
-	s->chained = false;
 	s->next_publish_ns = s->now + 100 * NS_PER_MS;
 	for (int d = 0; d < DDIR_NR; d++) {
 		atomic_store_explicit(&p->bytes[d], s->ts->dir[d].io_bytes, memory_order_relaxed);
@@ -94,7 +92,6 @@ void time_start(struct wstate *s)
 /* The ramp is over: the statistics start from here. */
 static void start_measuring(struct wstate *s)
 {
-	s->chained = false;
 	s->tick_ns = 0;
 	time_reset_stats(s);
 	s->measuring = true;
@@ -116,12 +113,12 @@ static uint64_t min_ns(uint64_t a, uint64_t b)
 }
 
 /* The earliest time time_check has something to do (the ramp's end, a sample, the rate
- * floors' second, the deadline, progress): per I/O it is one comparison until then. */
+ * floors' rate_cycle, the deadline, progress): per I/O it is one comparison until then. */
 static uint64_t next_tick(const struct wstate *s)
 {
 	if (s->logs)
 		return 0; /* their own intervals: looked at every time */
-	uint64_t t = s->measuring ? s->pace.check_ns + NS_PER_SEC : s->ramp_end_ns;
+	uint64_t t = s->measuring ? s->pace.check_ns + s->o->io.rate_cycle_ms * NS_PER_MS : s->ramp_end_ns;
 	if (s->measuring && s->rec_bw)
 		t = min_ns(t, min_ns(s->last_sample_ns + bw_window_ns(s->o), s->x.iops_sample_ns + iops_window_ns(s->o)));
 	if (s->deadline_ns)
@@ -152,7 +149,6 @@ static int time_tick(struct wstate *s)
 	int ret = pace_check_min(s);
 	publish(s, false);
 	if (s->logs && s->measuring) {
-		s->chained = false;
 		const struct hist *h[DDIR_NR] = { &s->ts->dir[0].clat_hist, &s->ts->dir[1].clat_hist,
 						  &s->ts->dir[2].clat_hist };
 		if (perflogs_tick(s->logs, (s->now - s->measure_start_ns) / NS_PER_MS, h, s->o->bs) && !ret)
