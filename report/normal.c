@@ -147,21 +147,33 @@ static void show_percentiles(FILE *out, const char *name, const struct pct_value
 	size_t n = o->npct;
 	if (!p->samples || !n)
 		return;
-	/* The largest value decides: fio keeps five digits, so past 99999 it scales down. */
+	/* fio's units: nsec unless every value is past 2 usec and the largest has more than
+	 * five digits (then usec; msec past 2 msec and eight digits). The values' width is the
+	 * largest's digits (five at least), and as many go on a line as fit in 80 columns. */
 	static const char *const units[] = { "nsec", "usec", "msec" };
+	uint64_t lo = p->ns[0], hi = p->ns[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = p->ns[i] < lo ? p->ns[i] : lo;
+		hi = p->ns[i] > hi ? p->ns[i] : hi;
+	}
 	uint64_t div = 1;
 	int unit = 0;
-	while (unit < 2 && (p->ns[n - 1] + div - 1) / div > 99999) {
-		div *= 1000;
-		unit++;
-	}
+	if (lo > 2000000 && hi > 99999999)
+		div = 1000000, unit = 2;
+	else if (lo > 2000 && hi > 99999)
+		div = 1000, unit = 1;
+	int width = 1;
+	for (uint64_t v = (hi + div - 1) / div; v >= 10; v /= 10)
+		width++;
+	width = width < 5 ? 5 : width;
+	size_t per_line = (size_t)(73 / (2 + 10 + width));
 	fprintf(out, "    %s percentiles (%s):\n", name, units[unit]);
 	for (size_t i = 0; i < n; i++) {
-		if (i % 4 == 0)
+		if (i % per_line == 0)
 			fprintf(out, "     |");
-		fprintf(out, " %5.2fth=[%5" PRIu64 "]%s", o->pct_list[i], (p->ns[i] + div - 1) / div,
+		fprintf(out, " %5.2fth=[%*" PRIu64 "]%s", o->pct_list[i], width, (p->ns[i] + div - 1) / div,
 			i + 1 < n ? "," : "");
-		if (i % 4 == 3 || i + 1 == n)
+		if (i % per_line == per_line - 1 || i + 1 == n)
 			fprintf(out, "\n");
 	}
 }
