@@ -6,11 +6,17 @@
 
 #include "core/worker_int.h"
 
+/* A file's random map (rw=rand* only: the array is allocated for those jobs alone). */
+static struct perm *perm_of(struct wstate *s, struct wfile *f)
+{
+	return &s->perms[f - s->files];
+}
+
 static void file_new_pass(struct wstate *s, struct wfile *f)
 {
 	f->pass_bytes = 0;
 	if (s->o->rw & RW_RANDOM)
-		perm_init(&f->perm, f->blocks ? f->blocks : 1, &s->rng);
+		perm_init(perm_of(s, f), f->blocks ? f->blocks : 1, &s->rng);
 }
 
 /* fio's pareto: n * u^(log h / log(1 - h)); h = 0.5 is uniform, smaller h hotter. */
@@ -213,10 +219,10 @@ static uint64_t skewed_block(struct wstate *s, struct wfile *f, enum ddir d)
 	}
 	if (rank >= n)
 		rank = n - 1;
-	uint64_t b = perm_map(&f->perm, rank);
+	uint64_t b = perm_map(perm_of(s, f), rank);
 	if (dist->center >= 0) {
 		uint64_t at = (uint64_t)(dist->center * (double)n) % n;
-		b = (b + n - perm_map(&f->perm, hot) + at) % n;
+		b = (b + n - perm_map(perm_of(s, f), hot) + at) % n;
 	}
 	return b;
 }
@@ -260,7 +266,7 @@ static uint64_t random_block(struct wstate *s, struct wfile *f, enum ddir d, uin
 			b = skewed_block(s, f, d);
 		else if (may_repeat(o))
 			b = rng_below(&s->rng, f->blocks ? f->blocks : 1);
-		else if ((b = perm_next(&f->perm)) == UINT64_MAX) {
+		else if ((b = perm_next(perm_of(s, f))) == UINT64_MAX) {
 			file_new_pass(s, f);
 			continue;
 		}

@@ -51,7 +51,6 @@ struct wfile {
 	const struct clone_file *cf;
 	uint64_t blocks;            /* granules in the region */
 	uint64_t pos[DDIR_NR];      /* sequential position, relative to the region */
-	struct perm perm;           /* the random map of this pass */
 	uint64_t pass_bytes;        /* issued in this pass */
 	uint64_t writes_since_fsync, writes_since_fdatasync;
 	bool written;
@@ -183,6 +182,7 @@ struct wstate {
 	bool file_ops;              /* ENGINE_FILE_OP: latencies are the file operations' only */
 	bool no_io;                 /* ENGINE_NO_IO: I/Os move nothing and do not count toward size */
 	struct wfile *files;
+	struct perm *perms;         /* rw=rand*: each file's random map of this pass (else NULL) */
 	int *fds;                   /* the files' descriptors, by index (engine_ctx.fds) */
 	uint64_t *file_sizes;       /* the files' planned sizes, by index (engine_ctx.file_sizes) */
 	unsigned nfiles;

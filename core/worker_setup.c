@@ -132,7 +132,9 @@ int alloc_state(struct wstate *s)
 	s->fds = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->fds));
 	s->file_sizes = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->file_sizes));
 	s->events = calloc(s->depth, sizeof(*s->events));
-	if (!s->files || !s->fds || !s->file_sizes || !s->events)
+	if (s->o->rw & RW_RANDOM) /* the random maps: not for sequential jobs (a million files) */
+		s->perms = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->perms));
+	if (!s->files || !s->fds || !s->file_sizes || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)))
 		return -ENOMEM;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		s->files[i].fd = s->fds[i] = -1;
@@ -158,6 +160,7 @@ void free_state(struct wstate *s)
 	if (s->bufmem && debug_on(s->w->debug, DBG_MEM))
 		debug_print(DBG_MEM, "io_u free %p\n", (void *)s->units);
 	free(s->files);
+	free(s->perms);
 	free(s->fds);
 	free(s->file_sizes);
 	free(s->events);

@@ -42,6 +42,7 @@ struct fixture {
 	struct thread_stats ts;
 	struct clone_file cf;
 	struct wfile f;
+	struct perm perm; /* its random map (s.perms) */
 	struct wstate s;
 	struct io_unit unit;
 	atomic_bool stop;
@@ -64,6 +65,7 @@ static void fixture_init(struct fixture *x, struct job *job, uint64_t region, ui
 	x->s.o = &job->o;
 	x->s.ts = &x->ts;
 	x->s.files = &x->f;
+	x->s.perms = &x->perm;
 	x->s.nfiles = 1;
 	x->s.io_limit = io_limit;
 	x->unit.buf = x->buf;

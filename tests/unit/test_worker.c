@@ -49,6 +49,7 @@ struct fixture {
 	struct thread_stats ts;
 	struct clone_file cf;
 	struct wfile f;
+	struct perm perm; /* its random map (s.perms) */
 	struct wstate s;
 	atomic_bool stop;
 };
@@ -67,6 +68,7 @@ static void fixture_init(struct fixture *x, struct job *job, uint64_t region)
 	x->s.o = &job->o;
 	x->s.ts = &x->ts;
 	x->s.files = &x->f;
+	x->s.perms = &x->perm;
 	x->s.nfiles = 1;
 	rng_seed(&x->s.rng, 42);
 	offsets_init(&x->s);
