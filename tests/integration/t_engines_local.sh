@@ -406,8 +406,15 @@ else
 		[ "$(figures "$T/ex-mcast/iobench/out.json")" = "pingpong_reader:65536/1024:0/0 normal_reader:65536/1024:0/0 pingpong_writer:0/0:65536/1024" ]
 	# (fio's pingpong writer now and then counts one block fewer than its readers got.)
 	readers() { get "$1" "[(x['jobname'], x['read']['io_bytes'], x['read']['total_ios'], x['error']) for x in j[:2]]"; }
-	check "examples/netio_multicast.fio: the readers' figures are fio's ($(figures "$T/ex-mcast/fio/out.json"))" \
-		[ "$(readers "$T/ex-mcast/iobench/out.json")" = "$(readers "$T/ex-mcast/fio/out.json")" ]
+	# fio's UDP readers wait for ever for a datagram lost on a loaded machine: the helper
+	# stops it after its timeout (exit 124, no output), and there is nothing to compare.
+	if [ "$(rc_of ex-mcast/fio)" = 124 ]; then
+		skip "examples/netio_multicast.fio: the readers' figures are fio's" \
+			"fio timed out ($(head -1 "$T/ex-mcast/fio/err"))"
+	else
+		check "examples/netio_multicast.fio: the readers' figures are fio's ($(figures "$T/ex-mcast/fio/out.json"))" \
+			[ "$(readers "$T/ex-mcast/iobench/out.json")" = "$(readers "$T/ex-mcast/fio/out.json")" ]
+	fi
 fi
 
 # The background sections' results.
