@@ -258,12 +258,13 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 {
 	const struct job_opts *o = s->o;
 	f->written = true;
-	if (o->fsync_blocks && ++f->writes_since_fsync >= o->fsync_blocks) {
-		f->writes_since_fsync = 0;
+	uint64_t *since = s->since_sync ? s->since_sync[f - s->files] : NULL;
+	if (o->fsync_blocks && ++since[0] >= o->fsync_blocks) {
+		since[0] = 0;
 		io_sync_file(s, f, false);
 	}
-	if (o->fdatasync_blocks && ++f->writes_since_fdatasync >= o->fdatasync_blocks) {
-		f->writes_since_fdatasync = 0;
+	if (o->fdatasync_blocks && ++since[1] >= o->fdatasync_blocks) {
+		since[1] = 0;
 		io_sync_file(s, f, true);
 	}
 	if (s->ver.on)

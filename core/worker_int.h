@@ -52,7 +52,6 @@ struct wfile {
 	uint64_t blocks;            /* granules in the region */
 	uint64_t pos[DDIR_NR];      /* sequential position, relative to the region */
 	uint64_t pass_bytes;        /* issued in this pass */
-	uint64_t writes_since_fsync, writes_since_fdatasync;
 	bool written;
 	uint64_t *verify_map;       /* granules written and not yet read back (verify) */
 	uint16_t *verify_len;       /* sizes_vary: granules of the write starting here (0: none) */
@@ -183,6 +182,7 @@ struct wstate {
 	bool no_io;                 /* ENGINE_NO_IO: I/Os move nothing and do not count toward size */
 	struct wfile *files;
 	struct perm *perms;         /* rw=rand*: each file's random map of this pass (else NULL) */
+	uint64_t (*since_sync)[2];  /* fsync=N / fdatasync=N: each file's writes since (else NULL) */
 	int *fds;                   /* the files' descriptors, by index (engine_ctx.fds) */
 	uint64_t *file_sizes;       /* the files' planned sizes, by index (engine_ctx.file_sizes) */
 	unsigned nfiles;

@@ -134,7 +134,11 @@ int alloc_state(struct wstate *s)
 	s->events = calloc(s->depth, sizeof(*s->events));
 	if (s->o->rw & RW_RANDOM) /* the random maps: not for sequential jobs (a million files) */
 		s->perms = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->perms));
-	if (!s->files || !s->fds || !s->file_sizes || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)))
+	bool syncs = s->o->fsync_blocks || s->o->fdatasync_blocks;
+	if (syncs) /* fsync=N / fdatasync=N: the writes since, per file */
+		s->since_sync = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->since_sync));
+	if (!s->files || !s->fds || !s->file_sizes || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)) ||
+	    (!s->since_sync && syncs))
 		return -ENOMEM;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		s->files[i].fd = s->fds[i] = -1;
@@ -161,6 +165,7 @@ void free_state(struct wstate *s)
 		debug_print(DBG_MEM, "io_u free %p\n", (void *)s->units);
 	free(s->files);
 	free(s->perms);
+	free(s->since_sync);
 	free(s->fds);
 	free(s->file_sizes);
 	free(s->events);
