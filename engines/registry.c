@@ -30,6 +30,7 @@ extern const struct engine_ops exec_engine_ops;
 extern const struct engine_ops e4defrag_engine_ops;
 extern const struct engine_ops net_engine_ops;
 extern const struct engine_ops netsplice_engine_ops;
+extern const struct engine_ops nbd_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -58,6 +59,7 @@ static const struct engine_ops *const engines[] = {
 	&e4defrag_engine_ops,
 	&net_engine_ops,
 	&netsplice_engine_ops,
+	&nbd_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
