@@ -13,7 +13,7 @@ PKG_CONFIG ?= pkg-config
 DEB_PKGS      := build-essential pkg-config libaio-dev liburing-dev libcjson-dev libcmocka-dev \
                  libisal-dev libxxhash-dev libssl-dev zlib1g-dev
 DEB_TEST_PKGS := fio jq python3 python3-pandas python3-yaml util-linux fdisk e2fsprogs chromium \
-                 openmpi-bin libopenmpi-dev nasm dpkg-dev file python3-kubernetes
+                 openmpi-bin libopenmpi-dev nasm dpkg-dev file python3-kubernetes nbdkit libnbd0
 
 PKG_LIBS := liburing libcjson libisal libxxhash libcrypto zlib
 # The build's pkg-config modules and the Debian packages that carry them (`make check`'s
