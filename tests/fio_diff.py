@@ -8,6 +8,9 @@ clean (iobench's stdout is one JSON document and its stderr is empty),
 split (read/write split within 5%, totals exact), keys (JSON key paths and number types),
 opts (global/job option maps), jobs (names, groupids, order), files (same files created).
 Prints one TAP line per check.
+For a target outside the working directory (a Gluster volume): FIO_DIFF_PRE is a shell
+command run before each tool's run (to empty the volume), and FIO_DIFF_FILES a directory
+(its FUSE mount) whose files the 'files' check lists instead of the working directory's.
 """
 import json, os, shlex, shutil, subprocess, sys
 
@@ -33,6 +36,8 @@ def types(v, path, out):
 
 def run(prog, args, wd, env):
     os.makedirs(wd, exist_ok=True)
+    if env.get('FIO_DIFF_PRE'):
+        subprocess.run(env['FIO_DIFF_PRE'], shell=True, check=False)
     fmt = [] if any(a.startswith('--output-format=') for a in args) else ['--output-format=json']
     p = subprocess.run([prog] + fmt + args, cwd=wd, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
@@ -45,10 +50,11 @@ def run(prog, args, wd, env):
     except ValueError:
         doc = None
     files = []
-    for root, dirs, names in os.walk(wd):
+    top = env.get('FIO_DIFF_FILES') or wd
+    for root, dirs, names in os.walk(top):
         for n in names:
             path = os.path.join(root, n)
-            files.append((os.path.relpath(path, wd), os.path.getsize(path)))
+            files.append((os.path.relpath(path, top), os.path.getsize(path)))
     files.sort()
     return p.returncode, doc, p.stderr, files
 
