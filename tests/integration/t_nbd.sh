@@ -113,8 +113,8 @@ nbd-verify | --name=v --ioengine=nbd --uri=$U --rw=randwrite --bs=64k --iodepth=
 nbd-fsync | --name=f --ioengine=nbd --uri=$U --rw=write --bs=64k --iodepth=4 --size=4m --end_fsync=1 | jobs,ios,clean
 EOF
 	if [ -n "$EX" ]; then
-		echo "nbd-example-1s | $T/nbd-1s.fio | jobs,keys,clean"
-		echo "nbd-example-4m | $T/nbd-4m.fio | jobs,split,keys,clean"
+		echo "nbd-example-1s | $T/nbd-1s.fio | jobs,keys,opts,clean"
+		echo "nbd-example-4m | $T/nbd-4m.fio | jobs,split,keys,opts,clean"
 	fi
 } >cases
 unixsocket=$S python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <cases
