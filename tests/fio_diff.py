@@ -9,10 +9,10 @@ split (read/write split within 5%, totals exact), keys (JSON key paths and numbe
 opts (global/job option maps), jobs (names, groupids, order), files (same files created).
 Prints one TAP line per check.
 For a target outside the working directory (a Gluster volume): FIO_DIFF_PRE is a shell
-command run before each tool's run (to empty the volume), and FIO_DIFF_FILES a directory
-(its FUSE mount) whose files the 'files' check lists instead of the working directory's.
+command run before each tool's run (to empty the volume), and FIO_DIFF_FILES a glob (on its
+FUSE mount: /mnt/gv/s*) of the files the 'files' check lists instead of the working directory's.
 """
-import json, os, shlex, shutil, subprocess, sys
+import glob, json, os, shlex, shutil, subprocess, sys
 
 # Top-level keys left out of the 'keys' check (FIO_DIFF_IGNORE_TOP="disk_util ..."): fio's rbd
 # engine reports the local disk of the working directory, which iobench does not.
@@ -50,11 +50,13 @@ def run(prog, args, wd, env):
     except ValueError:
         doc = None
     files = []
-    top = env.get('FIO_DIFF_FILES') or wd
-    for root, dirs, names in os.walk(top):
+    if env.get('FIO_DIFF_FILES'):
+        for path in glob.glob(env['FIO_DIFF_FILES']):
+            files.append((os.path.basename(path), os.path.getsize(path)))
+    for root, dirs, names in os.walk(wd) if not env.get('FIO_DIFF_FILES') else ():
         for n in names:
             path = os.path.join(root, n)
-            files.append((os.path.relpath(path, top), os.path.getsize(path)))
+            files.append((os.path.relpath(path, wd), os.path.getsize(path)))
     files.sort()
     return p.returncode, doc, p.stderr, files
 

@@ -49,14 +49,15 @@ if ! have nbdkit || ! have fio || ! have python3 || ! ldconfig -p 2>/dev/null | 
 	exit 0
 fi
 # The server: 256 MiB of memory (sparse), shared by every connection; stopped at the end.
-stop_server() {
-	[ -s "$T/nbdkit.pid" ] || return 0
-	p=$(cat "$T/nbdkit.pid")
+stop_server() { # [pid file]
+	f=${1:-$T/nbdkit.pid}
+	[ -s "$f" ] || return 0
+	p=$(cat "$f")
 	kill "$p" 2>/dev/null || return 0
 	for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || return 0; sleep 0.1; done
 	kill -9 "$p" 2>/dev/null
 }
-trap 'stop_server; rm -rf "$T"' EXIT
+trap 'stop_server; stop_server "$T/ro.pid"; rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM
 if ! nbdkit -U "$S" -P "$T/nbdkit.pid" memory size=256M 2>nbdkit.err; then
 	notok "nbdkit serves 256 MiB of memory on $S"
@@ -89,6 +90,15 @@ refused "size beyond the export: one line, exit 1 (fio silently does the 256 MiB
 refused "offset + size beyond the export: one line, exit 1" \
 	"iobench: job 'j': offset + size (270532608 bytes) is beyond the end of the nbd target (268435456 bytes)" \
 	"$IOBENCH" --name=j --ioengine=nbd --uri="$U" --rw=read --offset=250m --size=8m
+
+if nbdkit -r -U "$T/ro.sock" -P "$T/ro.pid" memory size=16M 2>/dev/null; then
+	refused "a read-only export (nbdkit -r) and a write job: one line, exit 1" \
+		"iobench: job 'j': ioengine=nbd: uri 'nbd+unix:///?socket=$T/ro.sock': the export is read-only and rw=write writes" \
+		"$IOBENCH" --name=j --ioengine=nbd --uri="nbd+unix:///?socket=$T/ro.sock" --rw=write
+	check "and a read job on it runs (16 MiB read)" sh -c "[ \$('$IOBENCH' --name=j --ioengine=nbd \
+		--uri='nbd+unix:///?socket=$T/ro.sock' --rw=read --bs=64k --output-format=json | jq '.jobs[0].read.io_bytes') -eq 16777216 ]"
+	stop_server "$T/ro.pid"
+fi
 
 # The same jobs through both tools on the same server.
 export U FIO_DIFF_IGNORE_TOP=disk_util
@@ -157,4 +167,4 @@ rc=$? took=$(($(ms) - t0))
 check "nbdkit stopped under a running job: iobench exits 1 within 10 s ($took ms)" sh -c "[ $rc -eq 1 ] && [ $took -lt 10000 ]"
 check "and says why on stderr (the connection is gone: ESHUTDOWN)" grep -q "Cannot send after transport endpoint shutdown" gone.err
 sed 's/^/#   /' gone.err | head -3
-check "no nbdkit of this test is left" sh -c "! kill -0 \$(cat '$T/nbdkit.pid') 2>/dev/null"
+check "no nbdkit of this test is left" sh -c "! kill -0 \$(cat '$T/nbdkit.pid') 2>/dev/null && ! kill -0 \$(cat '$T/ro.pid') 2>/dev/null"
