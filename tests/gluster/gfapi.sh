@@ -22,6 +22,9 @@ gf_tap() { # count fio_diff.py's TAP lines (file) in inner.sh's totals, and show
 gf_json() { sed -n '/^{/,$p' "$1"; } # fio prints "notes" before its JSON
 
 gfapi_tests() {
+# fio and iobench leave verify state files (local-x-0-verify.state) where they run: not in
+# the source tree.
+cd "$T/out" || return 1
 check "--enghelp lists gfapi and gfapi_async" \
 	sh -c "'$IOBENCH' --enghelp | grep -qx '	gfapi' && '$IOBENCH' --enghelp | grep -qx '	gfapi_async'"
 
@@ -131,6 +134,7 @@ for job in "gfapi_async randread 4k QD16|gfapi_async|--rw=randread --bs=4k --iod
 done
 rm -f "$M"/fig.*
 echo
+cd "$TOP" || return 1
 }
 if fio --enghelp 2>/dev/null | grep -qx '	gfapi_async'; then
 	gfapi_tests
