@@ -2,6 +2,7 @@
  * (buffer_compress_percentage), repeated (dedupe_percentage), refilled or scrambled. */
 #include <string.h>
 
+#include "core/dedupe.h"
 #include "core/worker_int.h"
 
 static void fill_random(struct rng *r, unsigned char *p, size_t len)
@@ -52,8 +53,19 @@ static void fill_one(struct wstate *s, unsigned char *p, size_t len)
 		fill_random(&s->buf_rng, p, len);
 }
 
+/* A buffer of the working set: its seed's random data (compressible as the job says). */
+static void fill_from_set(struct wstate *s, unsigned char *p, size_t len, uint64_t index)
+{
+	struct rng saved = s->buf_rng;
+	rng_seed(&s->buf_rng, dedupe_seed(s->x.dd_key, index));
+	fill_one(s, p, len);
+	s->buf_rng = saved;
+}
+
 void buffers_init(struct wstate *s)
 {
+	/* dedupe_global: one key for every clone of the run; else the clone's own */
+	s->x.dd_key = s->o->io.dedupe_global ? 0xd3d0be5e7ULL : rng_next(&s->buf_rng);
 	for (unsigned i = 0; i < s->depth; i++)
 		fill_one(s, s->units[i].buf, s->buf_stride);
 }
@@ -65,9 +77,19 @@ void buffers_fill(struct wstate *s, struct io_unit *u)
 	const struct job_opts *o = s->o;
 	if (o->zero_buffers)
 		return;
-	if (o->dedupe_pct && rng_below(&s->buf_rng, 100) < o->dedupe_pct) {
-		/* Repeat: the same bytes as the first buffer's last write. */
-		memcpy(u->buf, s->units[0].buf, u->len);
+	bool set = o->dedupe_pct && o->io.dedupe_mode == DEDUPE_WORKING_SET && s->w->dedupe_total;
+	/* of the set, those made so far (a global set's other slices: made by the other clones) */
+	uint64_t made = !o->io.dedupe_global ? s->x.dd_made : s->w->dedupe_total;
+	if (o->dedupe_pct && (!set || made) && rng_below(&s->buf_rng, 100) < o->dedupe_pct) {
+		if (set) /* one of the working set, at random */
+			fill_from_set(s, u->buf, u->len, rng_below(&s->buf_rng, made));
+		else /* repeat: the same bytes as the first buffer's last write */
+			memcpy(u->buf, s->units[0].buf, u->len);
+		return;
+	}
+	if (set && s->x.dd_made < s->w->dedupe_len) {
+		/* the first unique writes make the clone's slice of the set */
+		fill_from_set(s, u->buf, u->len, s->w->dedupe_start + s->x.dd_made++);
 		return;
 	}
 	if (o->refill_buffers || o->compress_pct || o->dedupe_pct) {

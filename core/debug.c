@@ -96,6 +96,8 @@ int debug_parse(const char *spec, struct debug_opts *d, FILE *out, bool quiet)
 	int ret = 0;
 	bool all = false;
 	char *save = NULL;
+	if (!d->mask) /* every clone's lines, unless job:N says one */
+		d->job = -1;
 	for (char *tok = strtok_r(buf, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
 		all |= !strcmp(tok, "all");
 		ret = parse_one(tok, d, quiet);

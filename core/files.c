@@ -191,11 +191,16 @@ static uint64_t pct_of(uint64_t bytes, unsigned pct)
 static int region_in(const struct job_opts *o, uint64_t real, unsigned clone, unsigned nfiles, uint64_t g,
 		     uint64_t *off, uint64_t *len)
 {
-	uint64_t inc = o->offset_increment_pct ? align_down(pct_of(real, o->offset_increment_pct), g)
-					       : o->offset_increment;
-	*off = o->offset_pct ? align_down(pct_of(real, o->offset_pct), g) : o->offset;
+	uint64_t inc = o->offset_increment_pct ? pct_of(real, o->offset_increment_pct) : o->offset_increment;
+	*off = o->offset_pct ? pct_of(real, o->offset_pct) : o->offset;
 	if (__builtin_mul_overflow(inc, (uint64_t)clone, &inc) || __builtin_add_overflow(*off, inc, off) ||
 	    *off > (uint64_t)INT64_MAX)
+		return -EFBIG;
+	/* As fio: an offset with a percentage in it is rounded up to offset_align (default: the
+	 * smallest block size). */
+	uint64_t a = o->io.offset_align ? o->io.offset_align : g;
+	if ((o->offset_pct || o->offset_increment_pct) && a && *off % a &&
+	    __builtin_add_overflow(*off / a * a, a, off))
 		return -EFBIG;
 	if (o->size_pct)
 		*len = align_down(pct_of(real, o->size_pct), g);
@@ -222,6 +227,28 @@ static uint64_t size_seen(const struct job_opts *o, uint64_t real, unsigned clon
 	return real;
 }
 
+static bool regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* fill_device without a size, on a regular file (a device's size is known): a region as
+ * large as a file can be, from offset= (or the end, file_append), which ENOSPC ends. A job
+ * that reads has it filled when laid out (and cut to what fit, core/fill.c); a writer's file
+ * is only created. */
+static bool fill_plan(const struct job_opts *o, struct clone_file *f, unsigned nfiles, uint64_t real, uint64_t g)
+{
+	if (!o->io.fill_device || o->size || o->size_pct || o->filesize_lo || (f->exists && !regular(f->path)))
+		return false;
+	f->offset = o->io.file_append && f->exists ? real : o->offset;
+	if (f->offset > (uint64_t)INT64_MAX / 2)
+		f->offset = 0;
+	f->region = align_down(((uint64_t)INT64_MAX - f->offset) / nfiles, g);
+	f->file_size = job_has_dir(o, DDIR_READ) ? f->offset + f->region : real;
+	return true;
+}
+
 /* One file's region from the options and, where needed, its present size. */
 static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles, bool no_file,
 		       uint64_t target_bytes, struct rng *r, struct clone_file *f)
@@ -234,6 +261,8 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 		if (!f->file_size)
 			f->file_size = o->filesize_lo;
 	}
+	if (fill_plan(o, f, nfiles, real, g))
+		return 0;
 	if (!o->filesize_lo && (o->size_pct || !o->size) && (!f->exists || !real)) {
 		fprintf(stderr, "iobench: job '%s': size: not given, and '%s' %s%s%s\n", o->name, f->path,
 			no_file ? "is not a file (ioengine=" : f->exists ? "is empty" : "does not exist",
@@ -243,6 +272,8 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 	uint64_t base = f->file_size ? f->file_size : size_seen(o, real, clone, nfiles, g);
 	if (region_in(o, base, clone, nfiles, g, &f->offset, &region))
 		return beyond_limit(o, f->path, "offset", clone);
+	if (o->io.file_append && f->exists && regular(f->path)) /* as fio: offset= the file's size */
+		f->offset = real;
 	f->region = !o->filesize_lo ? region : f->file_size > f->offset ? f->file_size - f->offset : 0;
 	if (!f->file_size && (__builtin_add_overflow(f->offset, f->region, &f->file_size) ||
 			      f->file_size > (uint64_t)INT64_MAX))

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/opts_io.h"
 #include "core/jobenv.h"
 #include "core/trim.h"
 #include "core/iolog_opts.h"
@@ -43,6 +44,7 @@ void opt_list_free(struct opt_list *l);
 #define BSSPLIT_MAX 64
 #define DIST_ZONES_MAX 256
 #define PATTERN_MAX 512
+#define PATTERN_FMT_MAX 16
 
 struct bs_split {
 	uint64_t bs;
@@ -64,7 +66,7 @@ struct distribution {
 	struct dist_zone zones[DIST_ZONES_MAX];
 };
 
-enum file_service { FS_ROUNDROBIN, FS_SEQUENTIAL, FS_RANDOM };
+enum file_service { FS_ROUNDROBIN, FS_SEQUENTIAL, FS_RANDOM, FS_ZIPF, FS_PARETO, FS_GAUSS };
 enum rw_sequencer { SEQ_SEQUENTIAL, SEQ_IDENTICAL };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
@@ -119,7 +121,7 @@ struct job_opts {
 	unsigned pct_random[DDIR_NR];
 	uint64_t randseed;
 	unsigned random_generator; /* enum rand_gen */
-	struct distribution dist;
+	struct distribution dist[DDIR_NR]; /* random_distribution, per direction */
 	/* time and pacing */
 	uint64_t runtime_us;       /* 0 = no limit */
 	uint64_t ramp_time_us;
@@ -160,9 +162,12 @@ struct job_opts {
 	unsigned verify;           /* enum verify_type (core/checksum.h) */
 	unsigned verify_pattern_len;
 	unsigned char verify_pattern[PATTERN_MAX];
+	unsigned verify_fmt_n;                  /* verify_pattern's %o: the I/O's offset, 8 bytes */
+	uint16_t verify_fmt_at[PATTERN_FMT_MAX]; /* where in the pattern each %o goes */
 	uint64_t verify_interval, verify_offset, verify_backlog;
 	bool do_verify, verify_only, verify_fatal;
 	struct verify_opts vopt;   /* core/verify.h */
+	struct io_opts io;         /* core/opts_io.h: errors, fill, flow, dedupe, log shapes... */
 	struct env_opts env;       /* users, priorities, CPUs, memory, cgroups (core/jobenv.h) */
 	struct trim_opts trim;     /* trim_percentage and its backlog (core/trim.h) */
 	struct iolog_opts iolog;   /* write_iolog, read_iolog, replay_* (core/iolog_opts.h) */

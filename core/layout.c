@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/fill.h"
 #include "core/iolog.h"
 #include "core/run.h"
 
@@ -102,8 +103,16 @@ static int extend(const struct layout_req *r, int fd, uint64_t have)
 {
 	const struct job_opts *o = &r->job->o;
 	uint64_t need = r->need;
-	if (r->reads)
-		return fill_file(fd, have, need, r->stop);
+	if (need <= have)
+		return 0; /* fill_device's writer: created, never grown */
+	if (r->reads) {
+		int ret = fill_file(fd, have, need, r->stop);
+		if (o->io.fill_device && (ret == -ENOSPC || ret == -EDQUOT))
+			ret = 0; /* full: what fit is the file (core/fill.c cuts the region to it) */
+		if (!ret && o->io.create_fsync && fsync(fd) < 0)
+			ret = -errno;
+		return ret;
+	}
 	int ret = 0;
 	switch (o->fallocate) {
 	case FALLOC_NATIVE:
@@ -325,8 +334,8 @@ static uint64_t space_added(const struct run_ctx *rc, unsigned g, const struct j
 	r.need = path_need(rc, g, path, &r.reads);
 	bool exists = stat(path, &st) == 0;
 	uint64_t have = exists ? (uint64_t)st.st_size : 0;
-	if (!takes_space(&r) || (exists && !S_ISREG(st.st_mode)) || r.need <= have)
-		return 0;
+	if (!takes_space(&r) || (exists && !S_ISREG(st.st_mode)) || r.need <= have || job->o.io.fill_device)
+		return 0; /* fill_device fills what there is */
 	return file_fs(path, fsid, avail) ? 0 : r.need - have;
 }
 
@@ -403,6 +412,8 @@ int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		int ret = layout_clone(rc, g, i);
 		if (ret == -EINTR)
 			return ret;
+		if (!ret && job->o.io.fill_device)
+			fill_settle(&rc->clones[i].plan, &job->o);
 		first = first ? first : ret;
 	}
 	return first;

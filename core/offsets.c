@@ -13,6 +13,90 @@ static void file_new_pass(struct wstate *s, struct wfile *f)
 		perm_init(&f->perm, f->blocks ? f->blocks : 1, &s->rng);
 }
 
+/* fio's pareto: n * u^(log h / log(1 - h)); h = 0.5 is uniform, smaller h hotter. */
+static uint64_t pareto_rank(struct rng *r, uint64_t n, double h)
+{
+	return (uint64_t)((double)(n - 1) * pow(rng_unit(r), log(h) / log(1.0 - h)));
+}
+
+/* fio's normal: the mean of 12 uniform draws over [0, n), plus a uniform spread of dev% of n
+ * around it, wrapped into [0, n). */
+static uint64_t gauss_rank(struct rng *r, uint64_t n, double dev)
+{
+	double sum = 0.0;
+	for (int i = 0; i < 12; i++)
+		sum += rng_unit(r);
+	double x = sum / 12.0 + dev / 100.0 * (rng_unit(r) - 0.5);
+	x -= floor(x);
+	uint64_t v = (uint64_t)(x * (double)n);
+	return v < n ? v : n - 1;
+}
+
+/* file_service_type=zipf|pareto|normal: as fio, over 1024 ranges per file, unscattered
+ * (the files next to the hottest are the next hottest); the hot end is at the center, or
+ * (zipf, pareto) at a place drawn once. */
+#define FS_SHIFT 10
+#define ZETA_TERMS 10000000 /* beyond this, the sum's tail is an integral */
+
+/* Zipf ranks by Gray et al.'s approximation ("Quickly generating billion-record synthetic
+ * databases", 1994), which fio's file service draws from: ranks 1 and 2 exactly, the rest
+ * from a closed form. It is what makes fio's file shares what they are. */
+static void gray_init(struct wstate *s, uint64_t n, double theta)
+{
+	double zetan = 0.0;
+	uint64_t terms = n < ZETA_TERMS ? n : ZETA_TERMS;
+	for (uint64_t i = 1; i <= terms; i++)
+		zetan += pow((double)i, -theta);
+	if (n > terms) /* the integral of x^-theta from terms + 0.5 to n + 0.5 */
+		zetan += (pow((double)n + 0.5, 1.0 - theta) - pow((double)terms + 0.5, 1.0 - theta)) / (1.0 - theta);
+	s->off.fs_zipf.n = n;
+	s->off.fs_zipf.theta = theta;
+	s->off.fs_zipf.zetan = zetan;
+	s->off.fs_zipf.alpha = 1.0 / (1.0 - theta);
+	s->off.fs_zipf.eta = (1.0 - pow(2.0 / (double)n, 1.0 - theta)) / (1.0 - (1.0 + pow(0.5, theta)) / zetan);
+}
+
+/* A rank in [0, n). */
+static uint64_t gray_next(struct wstate *s)
+{
+	double u = rng_unit(&s->rng), z = u * s->off.fs_zipf.zetan, theta = s->off.fs_zipf.theta;
+	if (z < 1.0)
+		return 0;
+	if (z < 1.0 + pow(0.5, theta))
+		return 1;
+	double eta = s->off.fs_zipf.eta;
+	double v = (double)s->off.fs_zipf.n * pow(eta * u - eta + 1.0, s->off.fs_zipf.alpha);
+	return v < (double)s->off.fs_zipf.n ? (uint64_t)v : s->off.fs_zipf.n - 1;
+}
+
+static void fservice_init(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	uint64_t n = (uint64_t)s->nfiles << FS_SHIFT;
+	double c = o->io.fs_center;
+	if (o->file_service < FS_ZIPF)
+		return;
+	if (o->file_service == FS_ZIPF)
+		gray_init(s, n, o->io.fs_param);
+	if (o->file_service == FS_GAUSS)
+		s->off.fs_off = c >= 0 ? (uint64_t)((c + 0.5) * (double)n) % n : 0; /* the mean is n/2 */
+	else
+		s->off.fs_off = c >= 0 ? (uint64_t)(c * (double)n) % n : rng_below(&s->rng, n);
+}
+
+static unsigned fservice_pick(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	uint64_t n = (uint64_t)s->nfiles << FS_SHIFT, v;
+	if (o->file_service == FS_ZIPF)
+		v = gray_next(s);
+	else if (o->file_service == FS_PARETO)
+		v = pareto_rank(&s->rng, n, o->io.fs_param);
+	else
+		v = gauss_rank(&s->rng, n, o->io.fs_param);
+	return (unsigned)(((v + s->off.fs_off) % n) >> FS_SHIFT);
+}
+
 void offsets_init(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
@@ -28,8 +112,10 @@ void offsets_init(struct wstate *s)
 	}
 	s->off.cur_file = 0;
 	s->off.file_ios_left = o->file_service_nr ? o->file_service_nr : 1;
-	if (o->dist.type == DIST_ZIPF)
-		zipf_init(&s->off.zipf, s->files[0].blocks, o->dist.param);
+	for (int d = 0; d < DDIR_NR; d++)
+		if (o->dist[d].type == DIST_ZIPF)
+			zipf_init(&s->off.zipf[d], s->files[0].blocks, o->dist[d].param);
+	fservice_init(s);
 }
 
 static bool pass_over(const struct wstate *s, const struct wfile *f)
@@ -57,6 +143,8 @@ struct wfile *offsets_next_file(struct wstate *s)
 	if (move) {
 		if (o->file_service == FS_RANDOM)
 			s->off.cur_file = (unsigned)rng_below(&s->rng, s->nfiles);
+		else if (o->file_service >= FS_ZIPF)
+			s->off.cur_file = fservice_pick(s);
 		else
 			s->off.cur_file = (s->off.cur_file + 1) % s->nfiles;
 		s->off.file_ios_left = o->file_service_nr ? o->file_service_nr : 1;
@@ -92,6 +180,8 @@ uint64_t offsets_next_len(struct wstate *s, enum ddir d)
 		}
 		return o->bssplit[d][o->nbssplit[d] - 1].bs;
 	}
+	if (o->bs_max[d] > o->bs_min[d] && o->io.bs_unaligned) /* any size in the range, as fio */
+		return o->bs_min[d] + rng_below(&s->rng, o->bs_max[d] - o->bs_min[d] + 1);
 	if (o->bs_max[d] > o->bs_min[d]) {
 		uint64_t steps = (o->bs_max[d] - o->bs_min[d]) / o->bs_min[d];
 		return o->bs_min[d] * (1 + rng_below(&s->rng, steps + 1));
@@ -99,39 +189,41 @@ uint64_t offsets_next_len(struct wstate *s, enum ddir d)
 	return o->bs[d];
 }
 
-/* A block index from a skewed distribution: rank 0 is the hottest block. */
-static uint64_t skewed_block(struct wstate *s, struct wfile *f)
+/* A block index from a skewed distribution, as fio draws it: rank 0 is the hottest block
+ * (zipf, pareto); normal is the mean of 12 uniform draws, widened by a uniform spread of
+ * param% of the region. The ranks are scattered over the region (fio hashes them); a center
+ * puts the hottest (normal: the middle rank) there. */
+static uint64_t skewed_block(struct wstate *s, struct wfile *f, enum ddir d)
 {
-	const struct distribution *dist = &s->o->dist;
-	uint64_t n = f->blocks ? f->blocks : 1, rank;
+	const struct distribution *dist = &s->o->dist[d];
+	uint64_t n = f->blocks ? f->blocks : 1, rank, hot = 0;
 	switch (dist->type) {
 	case DIST_ZIPF:
-		rank = (zipf_next(&s->off.zipf, &s->rng) - 1) % n;
+		rank = (zipf_next(&s->off.zipf[d], &s->rng) - 1) % n;
 		break;
 	case DIST_PARETO:
-		rank = (uint64_t)((double)n * pow(rng_unit(&s->rng), 1.0 / (1.0 - dist->param)));
+		rank = pareto_rank(&s->rng, n, dist->param);
 		break;
-	case DIST_NORMAL: {
-		double center = dist->center >= 0 ? dist->center : 0.5;
-		for (;;) {
-			double v = (double)n * center + rng_gauss(&s->rng) * (double)n * dist->param / 100.0;
-			if (v >= 0 && v < (double)n)
-				return (uint64_t)v;
-		}
-	}
+	case DIST_NORMAL:
+		rank = gauss_rank(&s->rng, n, dist->param);
+		hot = n / 2;
+		break;
 	default:
 		return rng_below(&s->rng, n);
 	}
 	if (rank >= n)
 		rank = n - 1;
-	if (dist->center >= 0)
-		return (rank + (uint64_t)(dist->center * (double)n)) % n;
-	return perm_map(&f->perm, rank); /* hot blocks scattered over the region */
+	uint64_t b = perm_map(&f->perm, rank);
+	if (dist->center >= 0) {
+		uint64_t at = (uint64_t)(dist->center * (double)n) % n;
+		b = (b + n - perm_map(&f->perm, hot) + at) % n;
+	}
+	return b;
 }
 
-static uint64_t zoned_block(struct wstate *s, struct wfile *f)
+static uint64_t zoned_block(struct wstate *s, struct wfile *f, enum ddir d)
 {
-	const struct distribution *dist = &s->o->dist;
+	const struct distribution *dist = &s->o->dist[d];
 	uint64_t n = f->blocks ? f->blocks : 1, start = 0;
 	unsigned pick = (unsigned)rng_below(&s->rng, 100), cum = 0;
 	for (unsigned i = 0; i < dist->nzones; i++) {
@@ -155,16 +247,17 @@ static bool may_repeat(const struct job_opts *o)
 	return o->norandommap && o->random_generator != GEN_LFSR;
 }
 
-static uint64_t random_block(struct wstate *s, struct wfile *f, uint64_t len)
+static uint64_t random_block(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
 {
 	const struct job_opts *o = s->o;
+	const struct distribution *dist = &o->dist[d];
 	uint64_t usable = f->blocks * s->off.granule;
 	for (;;) {
 		uint64_t b;
-		if (o->dist.type == DIST_ZONED || o->dist.type == DIST_ZONED_ABS)
-			b = zoned_block(s, f);
-		else if (o->dist.type != DIST_RANDOM)
-			b = skewed_block(s, f);
+		if (dist->type == DIST_ZONED || dist->type == DIST_ZONED_ABS)
+			b = zoned_block(s, f, d);
+		else if (dist->type != DIST_RANDOM)
+			b = skewed_block(s, f, d);
 		else if (may_repeat(o))
 			b = rng_below(&s->rng, f->blocks ? f->blocks : 1);
 		else if ((b = perm_next(&f->perm)) == UINT64_MAX) {
@@ -173,9 +266,24 @@ static uint64_t random_block(struct wstate *s, struct wfile *f, uint64_t len)
 		}
 		if (b * s->off.granule + len <= usable)
 			return b * s->off.granule;
-		if (o->dist.type != DIST_RANDOM || may_repeat(o))
+		if (dist->type != DIST_RANDOM || may_repeat(o))
 			return usable - len; /* skewed picks near the end: clamp */
 	}
+}
+
+/* blockalign: random offsets are multiples of ba (the random map is off, so they repeat, as
+ * fio's); a skewed distribution's pick is rounded down to one. */
+static uint64_t aligned_block(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
+{
+	uint64_t ba = s->o->io.ba[d], usable = f->blocks * s->off.granule;
+	uint64_t slots = usable / ba, off;
+	if (s->o->dist[d].type != DIST_RANDOM)
+		off = random_block(s, f, d, len) / ba * ba;
+	else
+		off = rng_below(&s->rng, slots ? slots : 1) * ba;
+	if (off + len > usable) /* the last slots may not hold a whole block */
+		off = usable >= len ? (usable - len) / ba * ba : 0;
+	return off;
 }
 
 static uint64_t sequential_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
@@ -214,7 +322,7 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 	if (s->trim.pairs) {
 		off = d == DDIR_WRITE && (o->rw & RW_RANDOM) ? s->trim.trim_off
 			: !(o->rw & RW_RANDOM)		     ? sequential_next(s, f, d, len)
-							     : random_block(s, f, len);
+							     : random_block(s, f, d, len);
 		pair_issued(s, f, d, off, len);
 		s->off.last_off = off;
 		s->off.last_end[d] = off + len;
@@ -228,11 +336,11 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 		s->off.mod_left--;
 		off = o->rw_sequencer == SEQ_IDENTICAL ? s->off.last_off : s->off.last_end[d];
 		if (off + len > f->blocks * s->off.granule)
-			off = random_block(s, f, len);
+			off = random_block(s, f, d, len);
 	} else if (o->pct_random[d] < 100 && rng_below(&s->rng, 100) >= o->pct_random[d]) {
 		off = s->off.last_end[d] + len <= f->blocks * s->off.granule ? s->off.last_end[d] : 0;
 	} else {
-		off = random_block(s, f, len);
+		off = o->io.ba_given ? aligned_block(s, f, d, len) : random_block(s, f, d, len);
 		if (o->rw_mod > 1)
 			s->off.mod_left = (uint64_t)o->rw_mod - 1;
 	}

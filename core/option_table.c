@@ -113,7 +113,7 @@ static const struct choice unit_base_choices[] = {
 const struct option_def option_table[] = {
 	STR("name", name, NULL, C_JOB, "Name of this job"),
 	STR("description", description, NULL, C_JOB, "Text description of the job"),
-	{ .name = "thread", .alias = "threads", .type = OPT_BOOL, .offset = OFF(thread), .def = "0",
+	{ .name = "thread", .type = OPT_BOOL, .offset = OFF(thread), .def = "0",
 	  .category = C_JOB, .help = "Accepted: iobench always runs jobs as threads" },
 
 	STR("filename", filename, NULL, C_FILE, "File(s) to do I/O on, several joined with ':'"),
@@ -293,34 +293,13 @@ const struct option_def option_table[] = {
 	NOOP("create_serialize", C_FILE, "Accepted: iobench lays files out before a group starts"),
 	NOOP("unique_filename", C_FILE, "Accepted: only matters for fio's client/server mode"),
 
-	NOT("block_error_percentiles", "Trim error histogram"),
-	NOT("flow", "Flow control between jobs"),
-	NOT("flow_sleep", "Flow control sleep"),
-	NOT("fill_device", "Write until the device is full"),
-	NOT("ignore_error", "Errors to ignore"),
-	NOT("error_dump", "Dump errors"),
-	NOT("exit_what", "What exitall stops"),
-	NOT("io_submit_mode", "Offload submission"),
-	NOT("blockalign", "Offset alignment"),
-	NOT("offset_align", "Offset alignment for percentages"),
-	NOT("bs_unaligned", "Unaligned block sizes in a range"),
-	NOT("create_fsync", "fsync after laying out"),
-	NOT("pre_read", "Read files into the cache first"),
-	NOT("dedupe_mode", "How deduplicated buffers are chosen"),
-	NOT("dedupe_working_set_percentage", "Working set of deduplicated buffers"),
-	NOT("dedupe_global", "Deduplicate across jobs"),
-	NOT("allrandrepeat", "Repeatable random numbers for everything"),
-	NOT("thinktime_blocks_type", "What thinktime_blocks counts"),
-	NOT("rate_ignore_thinktime", "Rate without thinktime"),
-	NOT("rate_cycle", "Rate averaging window"),
-	NOT("sync_file_range", "sync_file_range(2) every N writes"),
-	NOT("write_barrier", "Barrier writes"),
 	{ NULL },
 };
 
 /* The core's tables, in --cmdhelp's order: this one, then one per area (each in its own
  * file, so that areas grow apart). */
 extern const struct option_def options_verify[]; /* core/options_verify.c */
+extern const struct option_def options_io[];     /* core/options_io.c */
 extern const struct option_def options_trim[];   /* core/options_trim.c */
 extern const struct option_def options_iolog[];  /* core/options_iolog.c */
 extern const struct option_def options_env[];    /* core/options_env.c */
@@ -330,6 +309,7 @@ extern const struct option_def options_zone[];   /* core/options_zone.c */
 const struct option_def *const option_tables[] = {
 	option_table,
 	options_verify,
+	options_io,
 	options_trim,
 	options_iolog,
 	options_env,

@@ -176,7 +176,9 @@ void options_defaults(struct job_opts *o)
 	struct option_iter it;
 	FOR_EACH_CORE_OPTION(it, d)
 		default_one(o, o, d);
-	o->dist.center = -1.0;
+	for (int d = 0; d < DDIR_NR; d++)
+		o->dist[d].center = -1.0;
+	o->io.fs_center = -1.0;
 	static const double def_pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 	o->npct = sizeof(def_pct) / sizeof(def_pct[0]);
 	memcpy(o->pct_list, def_pct, sizeof(def_pct));

@@ -37,6 +37,22 @@ uint64_t pace_wait_ns(struct wstate *s, enum ddir d)
 	return s->pace.next_issue_ns[d] - s->now;
 }
 
+/* A mixed job whose direction must wait for its rate slot does the other direction meanwhile,
+ * if that one may go sooner (as fio): a rate on one direction does not hold the other back. */
+uint64_t pace_wait_pick(struct wstate *s, enum ddir *d)
+{
+	uint64_t wait = pace_wait_ns(s, *d);
+	if (!wait || !job_has_dir(s->o, DDIR_READ) || !job_has_dir(s->o, DDIR_WRITE))
+		return wait;
+	enum ddir other = *d == DDIR_READ ? DDIR_WRITE : DDIR_READ;
+	uint64_t w2 = pace_wait_ns(s, other);
+	if (w2 < wait) {
+		*d = other;
+		wait = w2;
+	}
+	return wait;
+}
+
 void pace_issued(struct wstate *s, enum ddir d, uint64_t len)
 {
 	uint64_t gap = slot_ns(s, d, len);
@@ -58,12 +74,19 @@ void pace_reset_floors(struct wstate *s)
 	memset(s->pace.ios, 0, sizeof(s->pace.ios));
 }
 
+/* thinktime_blocks I/Os issued since the last pause, or thinktime_iotime of I/O, whichever
+ * comes first. (thinktime_blocks_type=complete, the default, has the loop drain the queue
+ * first, so the pause follows that many completions; =issue pauses with them in flight.) */
 bool pace_think_due(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	if (!o->thinktime_us)
 		return false;
-	return ++s->pace.think_count % (o->thinktime_blocks ? o->thinktime_blocks : 1) == 0;
+	if (++s->pace.think_count >= (o->thinktime_blocks ? o->thinktime_blocks : 1))
+		return true;
+	if (!s->x.think_from_ns)
+		s->x.think_from_ns = s->now;
+	return o->io.thinktime_iotime_us && s->now - s->x.think_from_ns >= o->io.thinktime_iotime_us * 1000;
 }
 
 uint64_t pace_bound(const struct wstate *s, uint64_t wait_ns)
@@ -88,8 +111,10 @@ void pace_think(struct wstate *s)
 			break;
 	clock_sleep_until(s->clk, end, s->w->stop);
 	s->now = clock_fast_ns(s->clk);
-	/* Time spent thinking does not count against the rate schedule. */
-	for (int d = 0; d < DDIR_NR; d++)
+	s->pace.think_count = 0;
+	s->x.think_from_ns = s->now;
+	/* As fio, the rate catches up on the time spent thinking, unless rate_ignore_thinktime. */
+	for (int d = 0; d < DDIR_NR && o->io.rate_ignore_thinktime; d++)
 		if (s->pace.next_issue_ns[d] && s->pace.next_issue_ns[d] < s->now)
 			s->pace.next_issue_ns[d] = s->now;
 }
@@ -97,7 +122,7 @@ void pace_think(struct wstate *s)
 int pace_check_min(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
-	if (!s->measuring || s->now - s->pace.check_ns < NS_PER_SEC)
+	if (!s->measuring || s->now - s->pace.check_ns < o->io.rate_cycle_ms * NS_PER_MS) /* rate_cycle */
 		return 0;
 	double secs = (double)(s->now - s->pace.check_ns) / 1e9;
 	int ret = 0;

@@ -4,11 +4,17 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/outfile.h"
 
-static int append(struct perflog *l, const struct log_entry *e)
+static int append(struct perflogs *pl, struct perflog *l, const struct log_entry *e)
 {
+	if (pl->pack_entries && l->tail && l->tail->n >= pl->pack_entries) {
+		int ret = logz_pack(l, pl->epoch_ms, pl->with_offset, pl->log_prio);
+		if (ret)
+			return ret;
+	}
 	if (!l->tail || l->tail->n == sizeof(l->tail->e) / sizeof(l->tail->e[0])) {
 		struct log_chunk *c = malloc(sizeof(*c));
 		if (!c)
@@ -36,6 +42,23 @@ void perflogs_init(struct perflogs *pl, const struct job_opts *o)
 	pl->avg_ms = o->log_avg_msec;
 	pl->hist_on = o->hist_log[0] != 0;
 	pl->hist_ms = o->log_hist_msec ? o->log_hist_msec : 1000;
+	uint64_t pack = o->io.log_compression / 32; /* fio's samples are 32 bytes */
+	pl->pack_entries = !o->io.log_compression ? 0 : pack > 4096 ? 4096 : pack ? (unsigned)pack : 1;
+	pl->store_z = o->io.log_store_compressed;
+	pl->max_value = o->io.log_max_value;
+	pl->with_offset = o->log_offset;
+	pl->log_prio = o->env.log_prio;
+	pl->coarseness = o->io.log_hist_coarseness;
+}
+
+void perflogs_start(struct perflogs *pl, const struct job_opts *o)
+{
+	struct timespec ts;
+	if (!o->io.log_unix_epoch && !o->io.log_alt_epoch)
+		return;
+	/* checked when the job was resolved: the clock exists */
+	if (clock_gettime((clockid_t)o->io.log_alt_clock, &ts) == 0)
+		pl->epoch_ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 int perflogs_io(struct perflogs *pl, uint64_t t_ms, enum ddir d, uint64_t bs, uint64_t offset,
@@ -49,6 +72,8 @@ int perflogs_io(struct perflogs *pl, uint64_t t_ms, enum ddir d, uint64_t bs, ui
 				continue;
 			pl->win.sum[k][d] += val[k];
 			pl->win.count[k][d]++;
+			if (val[k] > pl->win.max[k][d])
+				pl->win.max[k][d] = val[k];
 		}
 		pl->win.bytes[d] += bs;
 		pl->win.ios[d]++;
@@ -58,7 +83,7 @@ int perflogs_io(struct perflogs *pl, uint64_t t_ms, enum ddir d, uint64_t bs, ui
 		if (!pl->log[k].on || (k == LOG_SLAT && !has_slat))
 			continue;
 		struct log_entry e = { t_ms, val[k], offset, (uint32_t)bs, (uint8_t)d, prio };
-		int ret = append(&pl->log[k], &e);
+		int ret = append(pl, &pl->log[k], &e);
 		if (ret)
 			return ret;
 	}
@@ -74,13 +99,13 @@ static int close_window(struct perflogs *pl, uint64_t t_ms)
 			continue;
 		uint64_t v[LOG_KINDS] = { span ? pl->win.bytes[d] * 1000 / 1024 / span : 0,
 					  span ? pl->win.ios[d] * 1000 / span : 0 };
-		for (int k = LOG_SLAT; k < LOG_KINDS; k++)
-			v[k] = pl->win.count[k][d] ? pl->win.sum[k][d] / pl->win.count[k][d] : 0;
+		for (int k = LOG_SLAT; k < LOG_KINDS; k++) /* the mean, or log_max_value's largest */
+			v[k] = pl->max_value ? pl->win.max[k][d] : pl->win.count[k][d] ? pl->win.sum[k][d] / pl->win.count[k][d] : 0;
 		for (int k = 0; k < LOG_KINDS; k++) {
 			if (!pl->log[k].on || (k >= LOG_SLAT && !pl->win.count[k][d]))
 				continue;
 			struct log_entry e = { t_ms, v[k], 0, 0, (uint8_t)d, 0 };
-			int ret = append(&pl->log[k], &e);
+			int ret = append(pl, &pl->log[k], &e);
 			if (ret)
 				return ret;
 		}
@@ -131,13 +156,23 @@ int perflogs_tick(struct perflogs *pl, uint64_t t_ms, const struct hist *const c
 	return ret;
 }
 
-static int write_log(const struct perflog *l, const char *path, bool with_offset, bool log_prio)
+static int write_log(struct perflogs *pl, struct perflog *l, const char *path, bool with_offset, bool log_prio)
 {
 	struct outfile of;
 	int ret = outfile_open(&of, path);
 	if (ret)
 		return ret;
 	FILE *f = of.f;
+	uint64_t epoch = pl->epoch_ms;
+	if (pl->store_z) { /* log_store_compressed: fio's .fz */
+		ret = logz_write_store(l, f, epoch, with_offset, log_prio);
+		int c = outfile_close(&of, !ret);
+		return ret ? ret : c;
+	}
+	if ((ret = logz_write_text(l, f))) { /* log_compression: the packed chunks first */
+		outfile_close(&of, false);
+		return ret;
+	}
 	for (const struct log_chunk *c = l->head; c; c = c->next)
 		for (unsigned i = 0; i < c->n; i++) {
 			const struct log_entry *e = &c->e[i];
@@ -147,10 +182,10 @@ static int write_log(const struct perflog *l, const char *path, bool with_offset
 			else
 				snprintf(prio, sizeof(prio), "%u", e->prio >> 16);
 			if (with_offset)
-				fprintf(f, "%llu, %llu, %u, %u, %llu, %s\n", (unsigned long long)e->t_ms,
+				fprintf(f, "%llu, %llu, %u, %u, %llu, %s\n", (unsigned long long)(e->t_ms + epoch),
 					(unsigned long long)e->value, e->ddir, e->bs, (unsigned long long)e->offset, prio);
 			else
-				fprintf(f, "%llu, %llu, %u, %u, %s\n", (unsigned long long)e->t_ms,
+				fprintf(f, "%llu, %llu, %u, %u, %s\n", (unsigned long long)(e->t_ms + epoch),
 					(unsigned long long)e->value, e->ddir, e->bs, prio);
 		}
 	return outfile_close(&of, true);
@@ -163,10 +198,15 @@ static int write_hist(const struct perflogs *pl, const char *path)
 	if (ret)
 		return ret;
 	FILE *f = of.f;
+	unsigned group = 1u << pl->coarseness; /* log_hist_coarseness: bins summed in groups */
 	for (const struct hist_log_entry *e = pl->hist_head; e; e = e->next) {
-		fprintf(f, "%llu, %u, %u", (unsigned long long)e->t_ms, e->ddir, e->bs);
-		for (unsigned i = 0; i < HIST_NR; i++)
-			fprintf(f, ", %llu", (unsigned long long)e->counts[i]);
+		fprintf(f, "%llu, %u, %u", (unsigned long long)(e->t_ms + pl->epoch_ms), e->ddir, e->bs);
+		for (unsigned i = 0; i < HIST_NR; i += group) {
+			uint64_t sum = 0;
+			for (unsigned k = i; k < i + group && k < HIST_NR; k++)
+				sum += e->counts[k];
+			fprintf(f, ", %llu", (unsigned long long)sum);
+		}
 		fprintf(f, "\n");
 	}
 	return outfile_close(&of, true);
@@ -195,7 +235,9 @@ int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index
 		if (!pl->log[k].on)
 			continue;
 		log_path(path, sizeof(path), prefixes[k], o->name, kinds[k], o, index);
-		ret = write_log(&pl->log[k], path, o->log_offset, o->env.log_prio);
+		if (pl->store_z)
+			strncat(path, ".fz", sizeof(path) - strlen(path) - 1);
+		ret = write_log(pl, &pl->log[k], path, o->log_offset, o->env.log_prio);
 	}
 	if (!ret && pl->hist_on) {
 		log_path(path, sizeof(path), o->hist_log, o->name, "clat_hist", o, index);
@@ -208,11 +250,13 @@ int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index
 
 void perflogs_free(struct perflogs *pl)
 {
-	for (int k = 0; k < LOG_KINDS; k++)
+	for (int k = 0; k < LOG_KINDS; k++) {
 		for (struct log_chunk *c = pl->log[k].head, *n; c; c = n) {
 			n = c->next;
 			free(c);
 		}
+		logz_free(&pl->log[k]);
+	}
 	for (struct hist_log_entry *e = pl->hist_head, *n; e; e = n) {
 		n = e->next;
 		free(e->counts);

@@ -31,14 +31,17 @@ struct log_chunk {
 	struct log_entry e[4096];
 };
 
+struct logz_blob;
 struct perflog {
 	struct log_chunk *head, *tail;
+	struct logz_blob *zhead, *ztail; /* log_compression: packed chunks (core/perflog_z.c) */
 	bool on;
 };
 
 /* One window's sums per direction, for log_avg_msec averaging. */
 struct log_window {
 	uint64_t sum[LOG_KINDS][DDIR_NR], count[LOG_KINDS][DDIR_NR];
+	uint64_t max[LOG_KINDS][DDIR_NR]; /* log_max_value */
 	uint64_t bytes[DDIR_NR], ios[DDIR_NR];
 };
 
@@ -59,9 +62,16 @@ struct perflogs {
 	uint64_t hist_ms, hist_last_ms;
 	struct hist last_hist[DDIR_NR];
 	struct hist_log_entry *hist_head, *hist_tail;
+	/* the logs' shapes (core/options_io.c) */
+	uint64_t epoch_ms;        /* added to every time: log_unix_epoch, log_alternate_epoch */
+	unsigned pack_entries;    /* log_compression: entries per packed chunk (0: off) */
+	bool store_z, max_value, with_offset, log_prio;
+	unsigned coarseness;      /* log_hist_coarseness */
 };
 
 void perflogs_init(struct perflogs *pl, const struct job_opts *o);
+/* The statistics start now: the epoch of the logs' times (log_unix_epoch...). */
+void perflogs_start(struct perflogs *pl, const struct job_opts *o);
 /* A completed I/O (t_ms since the job's start). Returns -ENOMEM if a chunk cannot be had. */
 int perflogs_io(struct perflogs *pl, uint64_t t_ms, enum ddir d, uint64_t bs, uint64_t offset,
 		uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, bool has_slat, uint32_t prio);
@@ -71,5 +81,12 @@ int perflogs_tick(struct perflogs *pl, uint64_t t_ms, const struct hist *const c
 /* Write the logs: prefixes from the options, index = the job's number (1..N). */
 int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index);
 void perflogs_free(struct perflogs *pl);
+
+/* core/perflog_z.c: pack the oldest chunk of l into a zlib stream of fio's samples; write the
+ * packed streams as text lines, or (with what is left, packed too) as fio's .fz file. */
+int logz_pack(struct perflog *l, uint64_t epoch_ms, bool with_offset, bool log_prio);
+int logz_write_text(const struct perflog *l, FILE *f);
+int logz_write_store(struct perflog *l, FILE *f, uint64_t epoch_ms, bool with_offset, bool log_prio);
+void logz_free(struct perflog *l);
 
 #endif

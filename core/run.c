@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/dedupe.h"
 #include "core/engine.h"
 #include "core/env.h"
 #include "core/guard.h"
@@ -132,7 +133,7 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 		fprintf(stderr, "iobench: job '%s': %s\n", o->name, why[0] ? why : strerror(-ret));
 		return ret;
 	}
-	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only) {
+	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only && o->io.submit_mode != SUBMIT_OFFLOAD) {
 		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1%s\n",
 			o->name, ops->name, o->iodepth, cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
 		if (cfg->prog.warnings_fatal)
@@ -243,6 +244,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 {
 	size_t total = 0;
 	rc->cfg = cfg;
+	flow_table_init(&rc->flows); /* a mutex that holds nothing to free */
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		struct job *job = &cfg->jobs[i];
 		if (job_resolve(job, &cfg->cmdline_globals) || iolog_job_prepare(job, cfg))
@@ -338,8 +340,11 @@ static void *thread_main(void *p)
 	atomic_store(&a->w.progress->state, CLONE_RUNNING);
 	int err = worker_run(&a->w);
 	const struct job_opts *o = a->w.o;
-	if (o->exitall || (err && o->exitall_on_error))
-		atomic_store(&rc->stop, true);
+	if (o->exitall || (err && o->exitall_on_error)) {
+		atomic_store(&rc->stop, true); /* exit_what=group and stonewall: the running group (there is one) */
+		if (o->io.exit_what == EXIT_ALL)
+			atomic_store(&rc->stop_all, true);
+	}
 	atomic_fetch_add(&rc->job_done[a->job], 1);
 	if (!(a->w.ops->flags & ENGINE_NO_IO))
 		atomic_fetch_sub(&rc->io_jobs_left, 1);
@@ -447,8 +452,8 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		const struct job *job = &cfg->jobs[c->job];
 		if (job->groupid != g)
 			continue;
-		if (c->err) { /* its setup failed: reported with that errno, as fio does */
-			if (!c->ts->error)
+		if (c->err || job->o.io.create_only) { /* setup failed (its errno, as fio), or laid out: done */
+			if (c->err && !c->ts->error)
 				c->ts->error = -c->err;
 			atomic_fetch_add(&rc->job_done[c->job], 1); /* nobody waits for it forever */
 			if (!(job->ops->flags & ENGINE_NO_IO))
@@ -468,6 +473,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->io_jobs_left = &rc->io_jobs_left;
 		w->debug = debug_for_clone(&cfg->prog.debug, (unsigned)i);
 		w->warnings_fatal = cfg->prog.warnings_fatal;
+		io_place(rc, i, w);
 		w->ss = steady_for_clone(rc, i, &w->ss_member);
 		w->ts = c->ts;
 		w->progress = &c->progress;
@@ -537,7 +543,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 		int r = run_group(rc, g, notes);
 		if (r && !ret)
 			ret = r;
-		if (atomic_load(&rc->interrupted) || rc->output_lost || rc->mon.triggered)
+		if (atomic_load(&rc->interrupted) || rc->output_lost || rc->mon.triggered || atomic_load(&rc->stop_all))
 			break;
 		atomic_store(&rc->stop, false); /* exitall ends its own group only */
 	}

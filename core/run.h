@@ -10,6 +10,7 @@
 #include "core/cluster.h"
 #include "core/diskstats.h"
 #include "core/files.h"
+#include "core/flow.h"
 #include "core/job.h"
 #include "core/progflags.h"
 #include "core/results.h"
@@ -107,6 +108,7 @@ struct env_run;
 struct run_ctx {
 	struct run_cfg *cfg;
 	atomic_bool stop;          /* the running jobs stop issuing (signal, exitall) */
+	atomic_bool stop_all;      /* exitall with exit_what=all: no further groups either */
 	atomic_int interrupted;    /* the signal that stopped the run (0: none): no further groups */
 	atomic_bool status_request; /* SIGUSR1: report the statistics so far */
 	atomic_uint *job_done;     /* per job: clones finished (wait_for) */
@@ -135,6 +137,7 @@ struct run_ctx {
 	atomic_uint threads_done;
 	uint64_t last_eta_bytes[DDIR_NR], last_eta_ios[DDIR_NR], last_eta_ns;
 	struct monitor_state mon;           /* core/monitor.c: ETA timing, the aggregate log, the trigger */
+	struct flow_table flows;            /* flow=: the flows' shared counters (core/flow.h) */
 	struct env_run *env;                /* core/jobenv_run.c: cgroups, schedulers, file locks (NULL: none) */
 	struct steady_set *steady;          /* ss_dur: the steady-state windows (core/steadystate.c) */
 };

@@ -183,6 +183,8 @@ void thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src
 	if (!dst->error)
 		dst->error = src->error;
 	dst->nr_errors += src->nr_errors;
+	if (!dst->first_error)
+		dst->first_error = src->first_error;
 	if (src->latency_depth)
 		dst->latency_depth = src->latency_depth;
 	dst->zone_resets += src->zone_resets;

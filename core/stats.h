@@ -101,7 +101,8 @@ struct thread_stats {
 	uint64_t ctx, majf, minf;
 	uint64_t nr_threads;                   /* 1, or the clones merged into this */
 	int error;                             /* first errno seen, positive */
-	uint64_t nr_errors;                    /* I/O errors (continue_on_error goes on) */
+	uint64_t nr_errors;                    /* I/O errors of the types continue_on_error covers (fio's total_err) */
+	int first_error;                       /* the first of them, positive (fio's first_error) */
 	unsigned latency_depth;                /* latency_target: the depth found (merged: the last clone's) */
 	uint64_t zone_resets;                  /* zonemode=zbd: zones reset that held data */
 	bool pure_sum_samples;                 /* bw/iops samples were summed across clones */

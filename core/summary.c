@@ -89,7 +89,7 @@ static int describe_job(struct job_result *jr, const struct job *job, const stru
 	jr->job = job;
 	bs_range(&job->o, jr->bs_min_bytes, jr->bs_max_bytes);
 	jr->engine = job->o.ioengine;
-	jr->depth = ops && (ops->flags & ENGINE_SYNC) ? 1 : job->o.iodepth;
+	jr->depth = ops && (ops->flags & ENGINE_SYNC) && job->o.io.submit_mode != SUBMIT_OFFLOAD ? 1 : job->o.iodepth;
 	jr->bs_text = option_text(cfg, job, "bs", "4k");
 	jr->no_io = ops && (ops->flags & ENGINE_NO_IO);
 	if (ops)
@@ -155,8 +155,8 @@ static bool joins_previous(const struct run_ctx *rc, size_t i)
 {
 	if (i == 0 || i >= rc->nclones)
 		return false;
-	const struct job *job = &rc->cfg->jobs[rc->clones[i].job];
-	return job->o.group_reporting && rc->cfg->jobs[rc->clones[i - 1].job].groupid == job->groupid;
+	const struct job *job = &rc->cfg->jobs[rc->clones[i].job], *prev = &rc->cfg->jobs[rc->clones[i - 1].job];
+	return job->o.group_reporting && prev->groupid == job->groupid && prev->o.io.stats;
 }
 
 /* Append the units of one set of clones (clone i's stats: ts[i], or end[i].ts). */
@@ -171,6 +171,8 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 		uint64_t elapsed = end ? end[i].elapsed_s : c->elapsed_s;
 		int pid = end ? end[i].pid : (int)getpid();
 		struct report_unit *u;
+		if (!job->o.io.stats) /* stats=0: it ran, and is reported nowhere (as fio) */
+			continue;
 		if (joins_previous(rc, i)) {
 			u = &r->units[r->nunits - 1];
 		} else {

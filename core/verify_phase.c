@@ -469,7 +469,7 @@ int verify_completed(struct wstate *s, struct io_unit *u)
 		if (v->dump_rcv && !zeros)
 			dump(s, f, u, interval);
 	}
-	if (o->verify_fatal || !(o->continue_on_error & CONT_VERIFY))
+	if (o->verify_fatal || !ioerr_tolerated(o, IOERR_VERIFY, EILSEQ)) /* ignore_error's verify list */
 		return -EILSEQ;
 	return 0;
 }

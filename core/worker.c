@@ -1,7 +1,8 @@
-/* One clone's life, and its loop: prepare and issue (the workload's I/O, verify reads, the
- * trims of chosen blocks), fill the queue, reap. The I/O with the engine (completions,
- * submit, reap, drain) is worker_io.c's. The other parts of the worker (worker_int.h) are
- * called from here and never call back.
+/* One clone's loop: prepare and issue (the workload's I/O, verify reads, the trims of
+ * chosen blocks), fill the queue, reap. The I/O with the engine (completions, submit, reap,
+ * drain) is worker_io.c's; the clone's life around the loop (set-up and teardown of its
+ * parts) is worker_life.c's. The other parts of the worker (worker_int.h) are called from
+ * here and never call back.
  * Per I/O: no locks, no allocation, no syscalls but the I/O's own; one clock read per
  * timestamp (prepare, submit batch, reap batch). */
 #include "core/worker.h"
@@ -187,11 +188,22 @@ static bool issue_one(struct wstate *s)
 	bool issued;
 	if (s->ver.on && verify_turn(s, &issued))
 		return issued;
+	if (s->x.flow && extra_flow_held(s)) { /* flow control: ahead of its share; let the others go */
+		io_drain(s);
+		extra_flow_wait(s);
+		return false;
+	}
+	if (s->x.sfr_due) { /* sync_file_range: N writes were issued, before the next I/O */
+		io_drain(s);
+		int ret = extra_sfr_sync(s);
+		if (ret)
+			return worker_fail(s, ret), false;
+	}
 	if (s->trim.chosen_on && trim_turn(s, &issued))
 		return issued;
 	enum ddir d = s->zone.mode ? zone_ddir(s, offsets_next_ddir(s)) : offsets_next_ddir(s);
 	bool dry = o->verify_only && job_has_dir(o, DDIR_WRITE);
-	uint64_t wait = dry ? 0 : pace_wait_ns(s, d);
+	uint64_t wait = dry ? 0 : pace_wait_pick(s, &d);
 	if (wait) {
 		wait_for_slot(s, wait);
 		return false;
@@ -227,6 +239,10 @@ static bool issue_one(struct wstate *s)
 	if (s->zone.mode)
 		zone_bind(s, u);
 	verify_mark(s, u, VCHECK_NONE);
+	while (o->io.serialize_overlap && extra_overlaps(s, u)) { /* what it overlaps completes first */
+		io_commit(s);
+		io_reap(s, 1, 0);
+	}
 	if (d == DDIR_WRITE) {
 		if (s->ver.on)
 			verify_stamp(s, u);
@@ -252,6 +268,8 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 	}
 	if (s->ver.on)
 		verify_written(s, f, u->offset, u->len);
+	if (o->io.sfr_nr)
+		extra_sfr_written(s, u->file_index, u->offset, u->len);
 	trim_written(s, f, u->offset, u->len);
 }
 
@@ -329,7 +347,10 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	else if (d == DDIR_TRIM && s->ver.on)
 		verify_trimmed(s, f, u->offset, u->len); /* what it held reads back as zeros now */
 	if (!check && pace_think_due(s)) {
-		io_drain(s);
+		if (s->o->io.think_type == THINK_COMPLETE) /* after the blocks completed; =issue: in flight */
+			io_drain(s);
+		else
+			io_commit(s);
 		pace_think(s);
 		return false;
 	}
@@ -346,6 +367,7 @@ static inline bool queue_room(const struct wstate *s)
  * depth the queue reached is what the IO depths map records for them. */
 static void fill_queue(struct wstate *s)
 {
+	int ret;
 	s->fill_queued = 0;
 	while (queue_room(s) && !s->issuing_done) {
 		if (out_of_work(s)) {
@@ -354,6 +376,10 @@ static void fill_queue(struct wstate *s)
 				s->retry = NULL;
 			}
 			s->issuing_done = true;
+			break;
+		}
+		if (extra_loop_over(s) && (io_drain(s), ret = extra_next_loop(s))) { /* unlink_each_loop */
+			worker_fail(s, ret);
 			break;
 		}
 		if (!issue_one(s))
@@ -421,16 +447,13 @@ static void end_of_run(struct wstate *s)
 		if (!ts->error)
 			ts->error = EIO;
 	}
-	if (ts->nr_errors > 1 || (ts->nr_errors && !s->w->err)) {
-		fprintf(stderr, "iobench: job '%s': %llu I/O error%s in all%s\n", s->o->name,
-			(unsigned long long)ts->nr_errors, ts->nr_errors > 1 ? "s" : "",
-			s->w->err ? "" : " (continue_on_error went on after them)");
-		if (!s->w->err)
-			s->w->err = -ts->error; /* results are short of what was asked */
-	}
+	int ret = werr_finish(s); /* errors gone on after: short of what was asked, unless named */
+	if (ret && !s->w->err)
+		s->w->err = ret;
 }
 
-static void run_loop(struct wstate *s)
+/* The loop itself, from the first clock read to the last completion and end_fsync. */
+void worker_loop(struct wstate *s)
 {
 	s->now = s->start_ns = clock_fast_ns(s->clk);
 	time_start(s);
@@ -449,143 +472,4 @@ static void run_loop(struct wstate *s)
 	end_of_run(s);
 	time_finish(s);
 	whole_close(s);
-}
-
-/* ---- the worker's life ---- */
-
-static void start_delay(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	if (!o->startdelay_us[1])
-		return;
-	uint64_t span = o->startdelay_us[1] - o->startdelay_us[0];
-	clock_sleep_until(NULL, clock_now_ns() + (o->startdelay_us[0] + (span ? rng_below(&s->rng, span + 1) : 0)) * 1000,
-			  s->w->stop);
-}
-
-static void engine_failed(const struct wstate *s, const char *what, int ret)
-{
-	fprintf(stderr, "iobench: job '%s': engine %s: %s%s%s%s\n", s->o->name, s->w->ops->name, what, strerror(-ret),
-		s->eng.why[0] ? ": " : "", s->eng.why);
-}
-
-static int logs_setup(struct wstate *s)
-{
-	const struct job_opts *o = s->o;
-	if (!o->bw_log[0] && !o->iops_log[0] && !o->lat_log[0] && !o->hist_log[0])
-		return 0;
-	if (!(s->logs = malloc(sizeof(*s->logs))))
-		return -ENOMEM;
-	perflogs_init(s->logs, o);
-	return 0;
-}
-
-static void logs_teardown(struct wstate *s)
-{
-	if (s->logs)
-		perflogs_free(s->logs);
-	free(s->logs);
-	s->logs = NULL;
-}
-
-/* The job itself, once everything is set up. */
-static void worker_body(struct wstate *s)
-{
-	run_loop(s);
-	if (s->logs && perflogs_write(s->logs, s->o, s->w->log_index) && !s->w->err)
-		s->w->err = -EIO;
-}
-
-/* --debug=job,random: the clone's start. */
-static void debug_start(const struct wstate *s)
-{
-	const struct worker *w = s->w;
-	if (debug_on(w->debug, DBG_JOB))
-		debug_print(DBG_JOB, "job '%s' clone %u: starting, depth %u, %u file%s\n", w->o->name, w->clone, s->depth,
-			    s->nfiles, s->nfiles == 1 ? "" : "s");
-	if (debug_on(w->debug, DBG_RANDOM))
-		debug_print(DBG_RANDOM, "job '%s' clone %u: seed 0x%llx (randrepeat=%d)\n", w->o->name, w->clone,
-			    (unsigned long long)w->seed, (int)w->o->randrepeat);
-}
-
-int worker_run(struct worker *w)
-{
-	struct wstate s = { .w = w, .o = w->o, .ts = w->ts, .clk = w->clk, .debug_io = debug_on(w->debug, DBG_IO) };
-	int ret;
-
-	time_reset_stats(&s);
-	rng_seed(&s.rng, w->seed);
-	rng_seed(&s.buf_rng, w->seed ^ 0xb0f);
-	if (set_affinity(&s) && w->warnings_fatal) { /* its note said why */
-		ret = -EINVAL;
-		goto out_free_state;
-	}
-	ret = env_enter(&s); /* cgroup, priorities, NUMA, uid/gid, lockmem: in the thread */
-	if (ret)
-		goto out_free_state;
-	start_delay(&s);
-	setup_depth(&s);
-	s.nfiles = w->plan->nfiles;
-	s.io_limit = w->plan->io_limit;
-	ret = alloc_state(&s);
-	if (ret)
-		goto out_free_state;
-	ret = engine_init(w->ops, &s.eng);
-	if (ret) {
-		engine_failed(&s, "cannot start: ", ret);
-		goto out_cleanup_engine;
-	}
-	ret = open_files(&s);
-	if (ret)
-		goto out_close_files;
-	ret = engine_post_open(w->ops, &s.eng);
-	if (ret) {
-		engine_failed(&s, "", ret);
-		goto out_close_files;
-	}
-	debug_start(&s);
-	offsets_init(&s);
-	pace_init(&s);
-	ret = zone_setup(&s);
-	if (ret)
-		goto out_zone_teardown;
-	ret = iolog_setup(&s);
-	if (ret)
-		goto out_iolog_teardown;
-	ret = verify_setup(&s);
-	if (!ret)
-		ret = trim_setup(&s);
-	if (ret)
-		goto out_verify_teardown;
-	ret = logs_setup(&s);
-	if (ret)
-		goto out_verify_teardown;
-	ret = env_prerun(&s);
-	if (!ret) {
-		worker_body(&s);
-		env_postrun(&s);
-	}
-	logs_teardown(&s);
-out_verify_teardown:
-	trim_teardown(&s);
-	verify_teardown(&s);
-out_iolog_teardown:
-	if (iolog_teardown(&s) && !ret)
-		ret = -EIO;
-out_zone_teardown:
-	zone_teardown(&s);
-out_close_files:
-	close_files(&s);
-out_cleanup_engine:
-	engine_cleanup(w->ops, &s.eng);
-out_free_state:
-	free_state(&s);
-	env_leave(&s);
-	if (ret && !w->err) {
-		w->err = ret;
-		w->ts->error = -ret;
-	}
-	if (debug_on(w->debug, DBG_JOB))
-		debug_print(DBG_JOB, "job '%s' clone %u: done, err=%d\n", w->o->name, w->clone, -w->err);
-	return w->err;
 }

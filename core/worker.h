@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "core/engine.h"
+#include "core/flow.h"
 #include "core/stats.h"
 #include "core/zbd.h"
 
@@ -45,6 +46,11 @@ struct worker {
 	const struct tsc_clock *clk; /* clocksource=cpu: the run's calibrated TSC; NULL: the kernel's */
 	unsigned debug;          /* --debug: the categories this clone prints (core/debug.h) */
 	bool warnings_fatal;     /* --warnings-fatal: a note fails the job */
+	/* dedupe_mode=working_set: its slice of the set (start, length) and the set's size */
+	uint64_t dedupe_start, dedupe_len, dedupe_total;
+	struct flow_table *flows; /* flow=: the run's flows */
+	struct flow *flow;        /* ... its own, joined before the threads start (NULL: joins itself) */
+	uint64_t flow_ios;        /* ... and its count when it joined */
 	struct steady_unit *ss;  /* ss_dur: the steady-state window it adds to (core/steadystate.h), or NULL */
 	unsigned ss_member;      /* its slot there (0: it keeps the window) */
 	int err;                 /* -errno of the failure that stopped it, 0 if none */

@@ -1,6 +1,7 @@
 /* A worker's state, by owner. One thread owns all of it; nothing here is shared.
  *
- *   worker.c         the loop: prepare and issue, fill, reap, the worker's life
+ *   worker_life.c    the clone's life: every part set up, worker_loop, all torn down
+ *   worker.c         the loop: prepare and issue, fill, reap
  *   worker_io.c      with the engine: completions, submit, reap, drain, fsync (the loop's too)
  *   worker_setup.c   files, descriptors, units and buffers, CPU affinity, queue depth
  *   worker_time.c    ramp, bandwidth samples, the deadline, published progress, final stats
@@ -15,7 +16,7 @@
  *   latency_target.c latency_target: the queue-depth search              (struct lat_search)
  *   zone_run.c       zonemode: where I/O goes in zones, write pointers      (struct zone_state)
  *
- * Only the loop (worker.c, and worker_io.c below it) calls into the others; none of them
+ * Only worker_life.c and the loop (worker.c, and worker_io.c below it) call into the others; none of them
  * calls back into it: they return -errno and the loop decides (worker_fail). worker_io.c
  * never calls worker.c. */
 #ifndef IOBENCH_WORKER_INT_H
@@ -24,11 +25,13 @@
 
 #include "core/env.h"
 #include "core/files.h"
+#include "core/flow.h"
 #include "core/iolog.h"
 #include "core/latency_target.h"
 #include "core/perflog.h"
 #include "core/rand.h"
 #include "core/steadystate.h"
+#include "core/wextra.h"
 #include "core/worker.h"
 #include "core/zone.h"
 
@@ -60,7 +63,9 @@ struct wfile {
 /* offsets.c */
 struct offsets {
 	uint64_t granule;           /* offsets are multiples of the smallest block size */
-	struct zipf zipf;
+	struct zipf zipf[DDIR_NR];    /* random_distribution=zipf, per direction */
+	struct { uint64_t n; double theta, zetan, alpha, eta; } fs_zipf; /* file_service_type=zipf (Gray's) */
+	uint64_t fs_off;              /* file_service_type's skew: where the hot end lies */
 	uint64_t mod_left;          /* rw=mode:N: I/Os left before a new random offset */
 	uint64_t last_end[DDIR_NR], last_off;
 	unsigned cur_file, file_ios_left;
@@ -210,6 +215,7 @@ struct wstate {
 	struct steady_clone ssc;
 	struct lat_search lat;      /* lat.depth: the depth the queue is filled to */
 	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
+	struct wextra x;            /* core/wextra.h: core/options_io.c's options */
 };
 
 /* ---- the loop's own (worker.c, worker_io.c) ---- */
@@ -253,6 +259,9 @@ static inline void units_check(const struct wstate *s)
 	W_ASSERT(s->nr_pending <= s->inflight);
 	(void)s;
 }
+
+/* worker.c: the loop, from the first clock read to end_fsync (worker_life.c calls it). */
+void worker_loop(struct wstate *s);
 
 /* worker_io.c: the I/O with the engine. */
 /* --debug=io: a line per I/O queued and completed (the caller tests s->debug_io). */
@@ -313,6 +322,8 @@ enum ddir offsets_next_ddir(struct wstate *s);
 void pace_init(struct wstate *s);
 /* Before an I/O of direction d: nanoseconds to wait for its rate slot (0 = go). */
 uint64_t pace_wait_ns(struct wstate *s, enum ddir d);
+/* The same for a mixed job, which takes the other direction when it may go sooner (*d). */
+uint64_t pace_wait_pick(struct wstate *s, enum ddir *d);
 /* A wait of wait_ns cut to what the job may still wait now: no further than its deadline,
  * and one nap at most (the caller looks at the stop flag and the time, then waits again). */
 uint64_t pace_bound(const struct wstate *s, uint64_t wait_ns);
@@ -325,11 +336,11 @@ static inline void pace_done(struct wstate *s, enum ddir d, uint64_t bytes)
 }
 /* Start the floors' count again (the end of the ramp). */
 void pace_reset_floors(struct wstate *s);
-/* After an I/O is issued: should the job pause now (thinktime)? */
+/* After an I/O is issued: should the job pause now (thinktime_blocks, thinktime_iotime)? */
 bool pace_think_due(struct wstate *s);
 /* The pause itself (the loop has drained the queue). */
 void pace_think(struct wstate *s);
-/* Every second: rate_min / rate_iops_min; returns -errno when the floor is missed. */
+/* Every rate_cycle ms: rate_min / rate_iops_min; returns -errno when the floor is missed. */
 int pace_check_min(struct wstate *s);
 
 /* verify_phase.c: the loop asks it what to read back next; it checks what comes back. */

@@ -27,27 +27,14 @@ void __attribute__((noinline, cold)) io_debug(const struct wstate *s, const char
 
 /* ---- completion ---- */
 
-static bool error_tolerated(const struct wstate *s, enum ddir d)
-{
-	unsigned want = d == DDIR_READ ? CONT_READ : CONT_WRITE;
-	return (s->o->continue_on_error & want) != 0;
-}
-
-/* The first error is reported in full; tolerated ones are counted (see end_of_run). */
+/* A failed I/O: worker_err.c counts it and says whether the job goes on. */
 static void complete_error(struct wstate *s, const struct io_unit *u)
 {
-	struct thread_stats *ts = s->ts;
-	if (!ts->nr_errors++)
-		fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu%s\n",
-			s->o->name, s->files[u->file_index].cf->path, strerror((int)-u->result), ddir_word[u->ddir],
-			(unsigned long long)u->offset, (unsigned long long)u->len,
-			u->result == -EINVAL && s->o->direct
-				? " (O_DIRECT needs sizes and offsets aligned to the device's logical block size)"
-				: "");
-	if (!ts->error)
-		ts->error = (int)-u->result;
-	if (!error_tolerated(s, u->ddir))
+	enum werr_action a = werr_complete(s, u);
+	if (a == WERR_FAIL)
 		worker_fail(s, (int)u->result);
+	else if (a == WERR_FULL)
+		s->issuing_done = true;
 }
 
 /* A short transfer is counted, reported once, and the job's status says so. */
@@ -116,6 +103,8 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	if (ret)
 		worker_fail(s, ret);
 	if (u->result < 0) {
+		if (s->measuring) /* counted, with no bytes, as fio */
+			s->ts->dir[u->ddir].total_ios++;
 		complete_error(s, u);
 		return;
 	}
@@ -125,6 +114,15 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	pace_done(s, u->ddir, bytes);
 	if (__builtin_expect(s->lat.on, 0) && lat_search_io(&s->lat, t - u->start_ns))
 		latency_fatal(s, u, t);
+	int late = s->o->io.max_latency_us[u->ddir] ? werr_latency(s, u, t - u->issue_ns) : 0;
+	if (late)
+		worker_fail(s, late);
+	if (bytes < u->len && werr_fill_end(s, u, bytes)) { /* fill_device: full */
+		s->issuing_done = true;
+		if (s->measuring && u->ddir == DDIR_WRITE) /* counted, as fio, its bytes not */
+			s->ts->dir[u->ddir].total_ios++;
+		return;
+	}
 	if (!s->measuring)
 		return;
 	if (bytes < u->len && !s->no_io)

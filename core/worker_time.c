@@ -7,7 +7,6 @@
 #include "core/clock.h"
 #include "core/worker_int.h"
 
-#define SAMPLE_NS (500 * NS_PER_MS) /* bw/iops sample interval, as fio's bw_avg_time */
 
 static uint64_t tv_us(struct timeval tv)
 {
@@ -21,20 +20,47 @@ void time_reset_stats(struct wstate *s)
 	getrusage(RUSAGE_THREAD, &s->ru0);
 }
 
-static void take_sample(struct wstate *s)
+/* The bandwidth sample's window: bwavgtime (500 ms), or log_avg_msec when a bandwidth log
+ * averages over less, as fio. */
+static uint64_t bw_window_ns(const struct job_opts *o)
 {
-	uint64_t spent_ms = (s->now - s->last_sample_ns) / NS_PER_MS;
-	if (!spent_ms)
-		return;
+	uint64_t ms = o->io.bwavgtime_ms;
+	if (o->bw_log[0] && o->log_avg_msec && o->log_avg_msec < ms)
+		ms = o->log_avg_msec;
+	return ms * NS_PER_MS;
+}
+
+static uint64_t iops_window_ns(const struct job_opts *o)
+{
+	uint64_t ms = o->io.iopsavgtime_ms;
+	if (o->iops_log[0] && o->log_avg_msec && o->log_avg_msec < ms)
+		ms = o->log_avg_msec;
+	return ms * NS_PER_MS;
+}
+
+/* Bandwidth (sample_bytes since last_sample_ns) and IOPS (sample_ios since x.iops_sample_ns)
+ * samples, each over its own window. */
+static void take_samples(struct wstate *s)
+{
+	uint64_t bw_ms = (s->now - s->last_sample_ns) / NS_PER_MS, io_ms = (s->now - s->x.iops_sample_ns) / NS_PER_MS;
+	bool bw = bw_ms && s->now - s->last_sample_ns >= bw_window_ns(s->o);
+	bool io = io_ms && s->now - s->x.iops_sample_ns >= iops_window_ns(s->o);
 	for (int d = 0; d < DDIR_NR; d++) {
 		if (!job_has_dir(s->o, d))
 			continue;
-		series_add(&s->ts->dir[d].bw_kib, s->sample_bytes[d] * 1000 / spent_ms / 1024);
-		series_add(&s->ts->dir[d].iops, s->sample_ios[d] * 1000 / spent_ms);
+		if (bw)
+			series_add(&s->ts->dir[d].bw_kib, s->sample_bytes[d] * 1000 / bw_ms / 1024);
+		if (io)
+			series_add(&s->ts->dir[d].iops, s->sample_ios[d] * 1000 / io_ms);
 	}
-	memset(s->sample_bytes, 0, sizeof(s->sample_bytes));
-	memset(s->sample_ios, 0, sizeof(s->sample_ios));
-	s->last_sample_ns = s->now;
+	if (bw) {
+		memset(s->sample_bytes, 0, sizeof(s->sample_bytes));
+		s->last_sample_ns = s->now;
+	}
+	if (io) {
+		memset(s->sample_ios, 0, sizeof(s->sample_ios));
+		s->x.iops_sample_ns = s->now;
+	}
 }
 
 /* Show the monitor where the job is, about every 100 ms (not per I/O). */
@@ -68,22 +94,23 @@ static void start_measuring(struct wstate *s)
 {
 	time_reset_stats(s);
 	s->measuring = true;
-	s->measure_start_ns = s->last_sample_ns = s->now;
+	s->measure_start_ns = s->last_sample_ns = s->x.iops_sample_ns = s->now;
 	if (s->o->runtime_us)
 		s->deadline_ns = s->now + s->o->runtime_us * 1000;
 	memset(s->sample_bytes, 0, sizeof(s->sample_bytes));
 	memset(s->sample_ios, 0, sizeof(s->sample_ios));
 	pace_reset_floors(s);
+	if (s->logs)
+		perflogs_start(s->logs, s->o);
 }
 
 int time_check(struct wstate *s)
 {
 	if (!s->measuring && s->now >= s->ramp_end_ns)
 		start_measuring(s);
-	/* A sample ends every full interval before the deadline (none at the very end). */
-	if (s->measuring && s->rec_bw && s->now - s->last_sample_ns >= SAMPLE_NS &&
-	    (!s->deadline_ns || s->now < s->deadline_ns))
-		take_sample(s);
+	/* A sample ends every full window before the deadline (none at the very end). */
+	if (s->measuring && s->rec_bw && (!s->deadline_ns || s->now < s->deadline_ns))
+		take_samples(s);
 	if (s->deadline_ns && s->now >= s->deadline_ns)
 		s->issuing_done = true;
 	int ret = pace_check_min(s);

@@ -69,7 +69,8 @@ static int check_strided(struct job_opts *o, char *e, size_t n)
 		return FAIL("zonemode=strided: rw=%s: trim+write pairs do not walk strided zones in iobench", o->rw_text);
 	if (o->rw_mod < 0 || (random && o->rw_mod))
 		return FAIL("zonemode=strided: rw=%s: iobench walks zones forwards, one offset per I/O", o->rw_text);
-	if (random && o->dist.type != DIST_RANDOM)
+	if (random && (o->dist[DDIR_READ].type != DIST_RANDOM || o->dist[DDIR_WRITE].type != DIST_RANDOM ||
+		       o->dist[DDIR_TRIM].type != DIST_RANDOM))
 		return FAIL("zonemode=strided: random_distribution: offsets are uniform within a zone in iobench "
 			    "(random only)");
 	for (int d = 0; d < DDIR_NR; d++)

@@ -30,6 +30,7 @@ extern const struct engine_ops exec_engine_ops;
 extern const struct engine_ops e4defrag_engine_ops;
 extern const struct engine_ops net_engine_ops;
 extern const struct engine_ops netsplice_engine_ops;
+extern const struct engine_ops http_engine_ops;
 extern const struct engine_ops nbd_engine_ops;
 extern const struct engine_ops gfapi_engine_ops;
 extern const struct engine_ops gfapi_async_engine_ops;
@@ -61,6 +62,7 @@ static const struct engine_ops *const engines[] = {
 	&e4defrag_engine_ops,
 	&net_engine_ops,
 	&netsplice_engine_ops,
+	&http_engine_ops,
 	&nbd_engine_ops,
 	&gfapi_engine_ops,
 	&gfapi_async_engine_ops,

@@ -200,7 +200,7 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 		jint(job, "eta", 0);
 		jint(job, "elapsed", (int64_t)u->elapsed_s);
 	}
-	if (!u->all_clients)
+	if (!u->all_clients && u->options->n) /* fio: none for a job given no options of its own */
 		add_options(job, "job options", u->options);
 	/* fio's order: read, write, trim, sync, then mixed (unified_rw_reporting=both);
 	 * a mixed-only report has no sync. */
@@ -227,7 +227,11 @@ static void add_unit(cJSON *jobs, const struct report_unit *u, bool plus)
 	add_map(job, "iodepth_submit", batch_names, ts->submit_map);
 	add_map(job, "iodepth_complete", batch_names, ts->complete_map);
 	add_lat_buckets(job, ts);
-	if (!u->all_clients) {
+	if (o->continue_on_error) { /* fio's: the errors of the types it covers */
+		jint(job, "total_err", (int64_t)ts->nr_errors);
+		jint(job, "first_error", ts->first_error);
+	}
+	if (!u->all_clients && !o->io.create_only) { /* fio: none for a job that only laid out */
 		jint(job, "latency_depth", u->lat.depth);
 		jint(job, "latency_target", (int64_t)u->lat.target_ns);
 		jflt(job, "latency_percentile", u->lat.pct);

@@ -309,8 +309,14 @@ static void show_unit(FILE *out, const struct report_unit *u, const struct run_r
 		ts->issued[0], ts->issued[1], ts->issued[2], ts->issued[3], ts->dir[0].short_ios,
 		ts->dir[1].short_ios, ts->dir[2].short_ios, ts->dir[0].drop_ios, ts->dir[1].drop_ios,
 		ts->dir[2].drop_ios);
+	if (u->job->o.continue_on_error)
+		fprintf(out, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", ts->nr_errors, ts->first_error,
+			strerror(ts->first_error));
 	fprintf(out, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
 		u->lat.target_ns, u->lat.window_us, u->lat.pct, u->lat.depth);
+	if (o->io.block_error_pct) /* fio's block states, which only trims change: none here */
+		fprintf(out, "  block lifetime percentiles :\n   |        states               : unwritten=0, trimmed=0, "
+			     "written=0, trim failure=0, write failure=0\n");
 	if (u->ss.on)
 		show_steadystate(out, &u->ss, units_of(o));
 }
@@ -357,6 +363,11 @@ void report_normal(FILE *out, const struct run_results *r)
 		/* Cluster runs: each rank's blocks under its name, as fio's client output. */
 		if (u->host && (i == 0 || r->units[i - 1].rank != u->rank))
 			fprintf(out, "<%s>\n", u->host);
+		/* As fio: a job that did no I/O has no block (create_only, exit_what=all's later
+		 * groups); one that failed keeps it, with its err=. */
+		const struct dir_stats *ds = u->ts.dir;
+		if (!ds[0].total_ios && !ds[1].total_ios && !ds[2].total_ios && !u->ts.error && !u->ts.files_done)
+			continue;
 		show_unit(out, u, r);
 	}
 	for (unsigned g = 0; g < r->ngroups; g++)

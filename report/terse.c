@@ -84,7 +84,7 @@ static void unit_line(FILE *out, const struct report_unit *u, const struct run_r
 			dr->ticks[1], dr->in_queue, fin(dr->util_pct));
 	}
 	if (o->continue_on_error)
-		fprintf(out, ";%" PRIu64 ";%d", ts->nr_errors, ts->error);
+		fprintf(out, ";%" PRIu64 ";%d", ts->nr_errors, ts->first_error);
 	if (o->description[0]) {
 		fputc(';', out);
 		terse_text(out, o->description);

@@ -277,19 +277,23 @@ static void test_percentages_of_an_existing_file(void **state)
 	assert_int_equal(p.io_limit, 6 * MiB);
 	files_plan_free(&p);
 
-	/* 10% of 8 MiB is 838860.8 bytes: 204 blocks of 4k per clone. */
-	const uint64_t step = 838860 / 4096 * 4096;
+	/* 10% of 8 MiB is 838860.8 bytes; as fio, clone 3's offset (2516582 bytes) is rounded
+	 * up to the block size: 615 blocks of 4k. */
 	assert_int_equal(plan_job(&p, 3, false, file, "offset_increment=10%", "size=1m", NULL), 0);
-	assert_int_equal(p.files[0].offset, 3 * step);
+	assert_int_equal(p.files[0].offset, 615 * 4096);
 	assert_int_equal(p.files[0].region, 1 * MiB);
 	files_plan_free(&p);
 
-	/* With bs=64k the percentages round down to 64k. */
+	/* With bs=64k the offset (43% of 8 MiB, 3607101 bytes) rounds up to 64k, as fio; size=10%
+	 * rounds down. */
 	assert_int_equal(plan_job(&p, 1, false, file, "bs=64k", "offset=33%", "offset_increment=10%", "size=10%", NULL),
 			 0);
-	uint64_t off = 8 * MiB * 33 / 100 / (64 * KiB) * (64 * KiB), inc = 8 * MiB / 10 / (64 * KiB) * (64 * KiB);
-	assert_int_equal(p.files[0].offset, off + inc);
-	assert_int_equal(p.files[0].region, inc);
+	assert_int_equal(p.files[0].offset, 56 * 64 * KiB);
+	assert_int_equal(p.files[0].region, 8 * MiB / 10 / (64 * KiB) * (64 * KiB));
+	/* offset_align instead of the block size */
+	files_plan_free(&p);
+	assert_int_equal(plan_job(&p, 0, false, file, "offset=33%", "offset_align=1000", "size=4k", NULL), 0);
+	assert_int_equal(p.files[0].offset, 2769000);
 	files_plan_free(&p);
 }
 

@@ -233,6 +233,7 @@ static void test_thinktime_and_bound(void **state)
 	x.s.deadline_ns = 0;
 	pace_think(&x.s); /* 10 us */
 	assert_true(clock_now_ns() - t0 >= 10 * 1000);
+	assert_false(pace_think_due(&x.s)); /* counted again from the pause */
 	job_done(x.job);
 }
 
