@@ -219,7 +219,7 @@ test-container:
 
 # `make test-gluster`: a single-node GlusterFS volume (Debian's glusterfs-server) on a loop
 # xfs brick, FUSE-mounted in private namespaces; host-vs-pod read and file-operation jobs on
-# it and on a loop ext4, then the gfapi engines against fio 3.33's on the volume (4 to 7
+# it and on a loop ext4, then the gfapi engines against fio 3.33's on the volume (4 to 8
 # minutes: every libgfapi client spends up to 10 s ending; not part of `make test`). See
 # docs/storage-systems.md.
 test-gluster: test-deps
