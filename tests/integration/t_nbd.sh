@@ -58,7 +58,7 @@ stop_server() { # [pid file]
 	kill -9 "$p" 2>/dev/null
 }
 trap 'stop_server; stop_server "$T/ro.pid"; rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
+trap 'exit 1' INT TERM HUP PIPE # a reader gone (| head) must not leave nbdkit running
 if ! nbdkit -U "$S" -P "$T/nbdkit.pid" memory size=256M 2>nbdkit.err; then
 	notok "nbdkit serves 256 MiB of memory on $S"
 	sed 's/^/#   /' nbdkit.err | head -3
