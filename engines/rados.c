@@ -59,42 +59,15 @@ const struct engine_ops rados_engine_ops = {
 };
 #else
 
-#if __has_include(<rados/librados.h>) && !defined(IOBENCH_NO_CEPH_HEADERS)
-#include <rados/librados.h>
-#else
-/* Debian's librados-dev is not installed: the declarations used here, as Ceph 16's
- * librados.h has them (only their types are used: the functions are looked up at run time). */
-typedef void *rados_t;
-typedef void *rados_ioctx_t;
-typedef void *rados_completion_t;
-typedef void (*rados_callback_t)(rados_completion_t cb, void *arg);
-int rados_create2(rados_t *pcluster, const char *const clustername, const char *const name, uint64_t flags);
-int rados_conf_read_file(rados_t cluster, const char *path);
-int rados_conf_parse_env(rados_t cluster, const char *var);
-int rados_conf_get(rados_t cluster, const char *option, char *buf, size_t len);
-int rados_connect(rados_t cluster);
-void rados_shutdown(rados_t cluster);
-int rados_ioctx_create(rados_t cluster, const char *pool_name, rados_ioctx_t *ioctx);
-void rados_ioctx_destroy(rados_ioctx_t io);
-int rados_write(rados_ioctx_t io, const char *oid, const char *buf, size_t len, uint64_t off);
-int rados_stat(rados_ioctx_t io, const char *o, uint64_t *psize, time_t *pmtime);
-int rados_remove(rados_ioctx_t io, const char *oid);
-int rados_aio_create_completion2(void *cb_arg, rados_callback_t cb_complete, rados_completion_t *pc);
-int rados_aio_write(rados_ioctx_t io, const char *oid, rados_completion_t completion, const char *buf, size_t len,
-		    uint64_t off);
-int rados_aio_read(rados_ioctx_t io, const char *oid, rados_completion_t completion, char *buf, size_t len,
-		   uint64_t off);
-int rados_aio_get_return_value(rados_completion_t c);
-void rados_aio_release(rados_completion_t c);
-#endif
+#include "engines/ceph.h"
 
-#define RADOS_FUNCS(X)                                                                                         \
-	X(rados_create2) X(rados_conf_read_file) X(rados_conf_parse_env) X(rados_conf_get) X(rados_connect)    \
-	X(rados_shutdown) X(rados_ioctx_create) X(rados_ioctx_destroy) X(rados_write) X(rados_stat)            \
-	X(rados_remove) X(rados_aio_create_completion2) X(rados_aio_write) X(rados_aio_read)                   \
-	X(rados_aio_get_return_value) X(rados_aio_release)
+/* librados's functions for the objects (the connection's are ceph.h's). */
+#define RADOS_FUNCS(X)                                                                                   \
+	X(rados_write) X(rados_stat) X(rados_remove) X(rados_aio_create_completion2) X(rados_aio_write)  \
+	X(rados_aio_read) X(rados_aio_get_return_value) X(rados_aio_release)
 
 struct rados_api {
+	struct ceph_api ceph;
 #define MEMBER(f) __typeof__(f) *f;
 	RADOS_FUNCS(MEMBER)
 #undef MEMBER
@@ -104,58 +77,7 @@ struct rados_api {
 static const struct engine_symbol rados_syms[] = { RADOS_FUNCS(SYM) };
 #undef SYM
 
-struct rados_conn {
-	rados_t cluster;
-	rados_ioctx_t io;
-};
-
-static void rados_disconnect(const struct rados_api *a, struct rados_conn *c)
-{
-	if (c->io)
-		a->rados_ioctx_destroy(c->io);
-	if (c->cluster)
-		a->rados_shutdown(c->cluster);
-	memset(c, 0, sizeof(*c));
-}
-
-/* The cluster handle: conf= (or librados's search), then CEPH_ARGS; connected. */
-static int rados_configure(const struct rados_api *a, const struct rados_opts *ro, struct rados_conn *c,
-			   char *why, size_t len)
-{
-	char user[160];
-	const char *cluster = ro->clustername[0] ? ro->clustername : "ceph";
-	const char *id = ro->clientname[0] ? ro->clientname : "admin";
-	snprintf(user, sizeof(user), "%s%s", ro->clustername[0] && strchr(id, '.') ? "" : "client.", id);
-	int ret = a->rados_create2(&c->cluster, cluster, user, 0);
-	if (ret < 0) {
-		c->cluster = NULL;
-		snprintf(why, len, "cannot make a handle for cluster '%s' as %s: %s", cluster, user, strerror(-ret));
-		return ret;
-	}
-	ret = a->rados_conf_read_file(c->cluster, ro->conf[0] ? ro->conf : NULL);
-	if (ret < 0 && (ro->conf[0] || (ret != -ENOENT && ret != -EINVAL))) {
-		snprintf(why, len, "conf: cannot read '%.300s': %s", ro->conf[0] ? ro->conf : "the ceph.conf found",
-			 strerror(-ret));
-		return ret;
-	}
-	bool no_conf = ret < 0;
-	if ((ret = a->rados_conf_parse_env(c->cluster, NULL)) < 0) {
-		snprintf(why, len, "CEPH_ARGS: %s", strerror(-ret));
-		return ret;
-	}
-	char mons[256] = "";
-	if (a->rados_conf_get(c->cluster, "mon_host", mons, sizeof(mons)) < 0 || !mons[0]) {
-		snprintf(why, len, "no monitors to connect to: %s (give conf= a ceph.conf with mon_host)",
-			 no_conf ? "no ceph.conf found" : "the ceph.conf has no mon_host");
-		return -ENOENT;
-	}
-	if ((ret = a->rados_connect(c->cluster)) < 0)
-		snprintf(why, len, "cannot connect to the cluster (mon_host %s) as %s: %s%s", mons, user, strerror(-ret),
-			 ret == -ETIMEDOUT ? " (client_mount_timeout passed)" : "");
-	return ret;
-}
-
-static int rados_connect_pool(const struct rados_api *a, const struct rados_opts *ro, struct rados_conn *c,
+static int rados_connect_pool(const struct rados_api *a, const struct rados_opts *ro, struct ceph_conn *c,
 			      char *why, size_t len)
 {
 	memset(c, 0, sizeof(*c));
@@ -163,27 +85,25 @@ static int rados_connect_pool(const struct rados_api *a, const struct rados_opts
 		snprintf(why, len, "pool: not given (the Ceph pool the objects are in)");
 		return -EINVAL;
 	}
-	int ret = rados_configure(a, ro, c, why, len);
-	if (ret)
-		return ret;
-	if ((ret = a->rados_ioctx_create(c->cluster, ro->pool, &c->io)) < 0) {
-		c->io = NULL;
-		snprintf(why, len, "pool '%s': %s", ro->pool, ret == -ENOENT ? "no such pool" : strerror(-ret));
-	}
-	return ret;
+	const struct ceph_target t = { .clustername = ro->clustername, .clientname = ro->clientname,
+				       .conf = ro->conf, .conf_hint = "give conf= a ceph.conf with mon_host",
+				       .pool = ro->pool };
+	return ceph_connect_pool(&a->ceph, &t, c, why, len);
 }
 
 static int rados_load(struct rados_api *a, char *why, size_t len)
 {
-	return engine_load_library("librados.so.2", "librados2", rados_syms, sizeof(rados_syms) / sizeof(rados_syms[0]),
-				   a, why, len);
+	int ret = ceph_load(&a->ceph, why, len);
+	return ret ? ret
+		   : engine_load_library("librados.so.2", "librados2", rados_syms,
+					 sizeof(rados_syms) / sizeof(rados_syms[0]), a, why, len);
 }
 
 /* Before the run: the library loads, the cluster answers, the pool is there. */
 static int rados_probe(const struct job_opts *o, const void *eng_opts, uint64_t *bytes, char *why, size_t len)
 {
 	struct rados_api a;
-	struct rados_conn c;
+	struct ceph_conn c;
 	*bytes = 0; /* objects have no size of their own: size= says */
 	if (o->rw & RW_TRIM) {
 		snprintf(why, len, "rw=%s: RADOS objects have no trim", o->rw_text);
@@ -198,7 +118,7 @@ static int rados_probe(const struct job_opts *o, const void *eng_opts, uint64_t 
 	if (ret)
 		return ret;
 	ret = rados_connect_pool(&a, eng_opts, &c, why, len);
-	rados_disconnect(&a, &c);
+	ceph_disconnect(&a.ceph, &c);
 	return ret;
 }
 
@@ -218,7 +138,7 @@ struct rados_obj {
 
 struct rados_data {
 	struct rados_api a;
-	struct rados_conn c;
+	struct ceph_conn c;
 	int efd;
 	bool busy_poll;
 	struct rados_obj *objs;
@@ -266,7 +186,7 @@ static void rados_cleanup(struct engine_ctx *ctx)
 		}
 		free(d->objs[i].name);
 	}
-	rados_disconnect(&d->a, &d->c);
+	ceph_disconnect(&d->a.ceph, &d->c);
 	if (d->efd >= 0)
 		close(d->efd);
 	free(d->objs);
