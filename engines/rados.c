@@ -52,7 +52,7 @@ static const struct option_def rados_options[] = {
 #ifdef IOBENCH_STATIC
 const struct engine_ops rados_engine_ops = {
 	.name = "rados",
-	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_COMPILED_OUT,
+	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM | ENGINE_COMPILED_OUT,
 	.library = RADOS_LIBRARY,
 	.options = rados_options,
 	.options_size = sizeof(struct rados_opts),
@@ -64,7 +64,8 @@ const struct engine_ops rados_engine_ops = {
 /* librados's functions for the objects (the connection's are ceph.h's). */
 #define RADOS_FUNCS(X)                                                                                   \
 	X(rados_write) X(rados_stat) X(rados_remove) X(rados_aio_create_completion2) X(rados_aio_write)  \
-	X(rados_aio_read) X(rados_aio_get_return_value) X(rados_aio_release)
+	X(rados_aio_read) X(rados_aio_get_return_value) X(rados_aio_release) X(rados_create_write_op)    \
+	X(rados_release_write_op) X(rados_write_op_zero) X(rados_aio_write_op_operate)
 
 struct rados_api {
 	struct ceph_api ceph;
@@ -105,10 +106,6 @@ static int rados_probe(const struct job_opts *o, const void *eng_opts, uint64_t 
 	struct rados_api a;
 	struct ceph_conn c;
 	*bytes = 0; /* objects have no size of their own: size= says */
-	if (o->rw & RW_TRIM) {
-		snprintf(why, len, "rw=%s: RADOS objects have no trim", o->rw_text);
-		return -ENOTSUP;
-	}
 	if (!o->size && !o->filesize_lo) {
 		snprintf(why, len, "size: not given (objects have no size of their own: size= is the job's, "
 			 "split over its nrfiles objects)");
@@ -128,6 +125,7 @@ struct rados_io {
 	struct rados_io *next; /* on the done list */
 	struct io_unit *u;
 	rados_completion_t c;
+	rados_write_op_t op; /* a trim's: zero the range */
 	struct rados_data *d;
 };
 
@@ -294,6 +292,13 @@ static int rados_queue(struct engine_ctx *ctx, struct io_unit *u)
 	return Q_QUEUED;
 }
 
+static void rados_release_op(struct rados_data *d, struct rados_io *io)
+{
+	if (io->op)
+		d->a.rados_release_write_op(io->op);
+	io->op = NULL;
+}
+
 static int rados_submit(struct rados_data *d, struct io_unit *u)
 {
 	struct rados_io *io = &d->ios[u->index];
@@ -301,12 +306,20 @@ static int rados_submit(struct rados_data *d, struct io_unit *u)
 	int ret = d->a.rados_aio_create_completion2(io, rados_complete, &io->c);
 	if (ret < 0)
 		return ret;
-	if (u->ddir == DDIR_READ)
+	if (u->ddir == DDIR_READ) {
 		ret = d->a.rados_aio_read(d->c.io, oid, io->c, u->buf, u->len, u->offset);
-	else
+	} else if (u->ddir == DDIR_WRITE) {
 		ret = d->a.rados_aio_write(d->c.io, oid, io->c, u->buf, u->len, u->offset);
-	if (ret < 0)
+	} else if (!(io->op = d->a.rados_create_write_op())) {
+		ret = -ENOMEM;
+	} else { /* a trim zeroes the range (as fio 3.33): at the object's end the OSD truncates */
+		d->a.rados_write_op_zero(io->op, u->offset, u->len);
+		ret = d->a.rados_aio_write_op_operate(io->op, d->c.io, io->c, oid, NULL, 0);
+	}
+	if (ret < 0) {
 		d->a.rados_aio_release(io->c);
+		rados_release_op(d, io);
+	}
 	return ret;
 }
 
@@ -344,7 +357,8 @@ static int rados_reap(struct rados_data *d, struct io_unit **out, unsigned max)
 		d->ready = io->next;
 		int r = d->a.rados_aio_get_return_value(io->c);
 		d->a.rados_aio_release(io->c);
-		/* Reads return the bytes read; writes 0 when done. */
+		rados_release_op(d, io);
+		/* Reads return the bytes read; writes and trims 0 when done. */
 		io->u->result = r < 0 ? r : io->u->ddir == DDIR_READ ? r : (int64_t)io->u->len;
 		out[n++] = io->u;
 	}
@@ -372,7 +386,7 @@ static int rados_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, c
 
 const struct engine_ops rados_engine_ops = {
 	.name = "rados",
-	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES,
+	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM,
 	.library = RADOS_LIBRARY,
 	.options = rados_options,
 	.options_size = sizeof(struct rados_opts),
