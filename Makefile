@@ -229,7 +229,7 @@ test-gluster: test-deps
 # RADOS Gateway with an S3 user) in private namespaces; the rbd and rados engines against fio
 # 3.33 on it, hostile setups, and iobench/fio figures (about 4 minutes; not part of `make
 # test`). See docs/storage-systems.md.
-CEPH_DEBS := ceph-mon ceph-osd ceph-mgr ceph-common radosgw curl s3cmd librbd-dev librados-dev
+CEPH_DEBS := ceph-mon ceph-osd ceph-mgr ceph-mds ceph-fuse ceph-common radosgw curl s3cmd librbd-dev librados-dev
 test-ceph: test-deps
 	@$(DEPS) $(CEPH_DEBS)
 	@$(MAKE) --no-print-directory all
