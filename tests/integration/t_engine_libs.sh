@@ -75,8 +75,8 @@ for d in "$TOP/../shared/fio-examples" "$TOP/../../shared/fio-examples"; do
 done
 
 # Without Debian's librbd-dev and librados-dev: the engines declare what they use.
-for e in rbd rados; do
-	check "engines/$e.c builds without the Ceph headers (its own declarations), -Werror" \
+for e in rbd rados ceph; do
+	check "engines/$e.c builds without the Ceph headers (declarations of its own or engines/ceph.h's), -Werror" \
 		cc -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -Werror -I"$TOP" -D_GNU_SOURCE \
 		-DIOBENCH_NO_CEPH_HEADERS -c "$TOP/engines/$e.c" -o "$T/$e.o"
 done
