@@ -31,6 +31,9 @@ extern const struct engine_ops e4defrag_engine_ops;
 extern const struct engine_ops net_engine_ops;
 extern const struct engine_ops netsplice_engine_ops;
 extern const struct engine_ops http_engine_ops;
+extern const struct engine_ops nbd_engine_ops;
+extern const struct engine_ops gfapi_engine_ops;
+extern const struct engine_ops gfapi_async_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -60,6 +63,9 @@ static const struct engine_ops *const engines[] = {
 	&net_engine_ops,
 	&netsplice_engine_ops,
 	&http_engine_ops,
+	&nbd_engine_ops,
+	&gfapi_engine_ops,
+	&gfapi_async_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
