@@ -292,7 +292,9 @@ int options_print_enghelp(FILE *out, const char *arg)
 		fprintf(out, "Available IO engines:\n");
 		for (size_t i = 0; (e = engine_by_index(i)); i++)
 			fprintf(out, "\t%s%s\n", e->name,
-				e->flags & ENGINE_COMPILED_OUT ? " (compiled out of this static binary)" : "");
+				e->flags & ENGINE_COMPILED_OUT ? " (compiled out of this static binary)"
+				: e->flags & ENGINE_ABSENT    ? " (fio's; not carried out by iobench)"
+							      : "");
 		return 0;
 	}
 	char name[64];
@@ -311,6 +313,10 @@ int options_print_enghelp(FILE *out, const char *arg)
 		fprintf(out, "%s: compiled out of this static binary (it needs %s, which the dynamic iobench loads "
 			     "at run time); its options are accepted, its jobs refused\n",
 			e->name, e->library ? e->library : "a shared library");
+	if (e->flags & ENGINE_ABSENT)
+		fprintf(out, "%s: one of fio's engines that iobench does not carry out (it needs %s); its options are "
+			     "accepted, its jobs refused\n",
+			e->name, e->library ? e->library : "what this machine lacks");
 	if (!e->options || !e->options[0].name)
 		fprintf(out, "%s: no engine-specific options\n", e->name);
 	for (const struct option_def *d = e->options; d && d->name; d++)
@@ -357,7 +363,11 @@ void options_print_markdown(FILE *out)
 	}
 	const struct engine_ops *e;
 	for (size_t i = 0; (e = engine_by_index(i)); i++) {
-		if (!e->options || !e->options[0].name)
+		if (e->flags & ENGINE_ABSENT)
+		fprintf(out, "%s: one of fio's engines that iobench does not carry out (it needs %s); its options are "
+			     "accepted, its jobs refused\n",
+			e->name, e->library ? e->library : "what this machine lacks");
+	if (!e->options || !e->options[0].name)
 			continue;
 		fprintf(out, "\n## Engine `%s`\n\n%s", e->name, head);
 		for (const struct option_def *d = e->options; d->name; d++)
