@@ -217,5 +217,6 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 		fprintf(stderr, "iobench: job '%s': %s\n", name, why[0] ? why : "invalid engine options");
 		return -EINVAL;
 	}
+	compat_resolve(o);
 	return opts_io_resolve(job, lists, 3);
 }

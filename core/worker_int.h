@@ -68,6 +68,9 @@ struct offsets {
 	uint64_t mod_left;          /* rw=mode:N: I/Os left before a new random offset */
 	uint64_t last_end[DDIR_NR], last_off;
 	unsigned cur_file, file_ios_left;
+	/* bs_is_seq_rand: percentage_random's draw for the next I/O, made when its size is
+	 * chosen (before its offset): 0 none, 1 sequential, 2 random. */
+	unsigned char planned;
 };
 
 /* pace.c */

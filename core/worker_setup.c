@@ -17,7 +17,7 @@
 int worker_open_flags(const struct job_opts *o)
 {
 	bool writes = job_writes(o); /* verify_only opens read-only and never creates */
-	return (writes ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
+	return (writes ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) | (o->compat.atomic ? COMPAT_O_ATOMIC : 0) |
 	       (o->sync_mode == SYNC_SYNC ? O_SYNC : o->sync_mode == SYNC_DSYNC ? O_DSYNC : 0) |
 	       ((o->create_on_open || o->io.unlink_each_loop) && writes ? O_CREAT : 0);
 }

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Issue 16's last options and known gaps, side by side with fio 3.33: bs_is_seq_rand, atomic,
+# fsync=N's count, fractional times (--runtime=1.5), the normal output's percentile unit and
+# the ETA line's rate range under a rate limit.
+. "$(dirname "$0")/../lib.sh"
+
+# "read_ios read_bytes write_ios write_bytes" of a run's first job (fio's notes before the
+# JSON document are skipped).
+counts() { # tool args...
+	"$@" --output-format=json 2>/dev/null | python3 -c '
+import json, sys
+s = sys.stdin.read()
+j = json.loads(s[s.index("{"):])["jobs"][0]
+print(j["read"]["total_ios"], j["read"]["io_bytes"], j["write"]["total_ios"], j["write"]["io_bytes"])'
+}
+# The same job with both tools: iobench's counts must be fio's (and, without fio, the
+# expected ones).
+same() { # description expected args...
+	d=$1 want=$2
+	shift 2
+	i=$(counts "$IOBENCH" "$@")
+	if have fio; then f=$(counts fio "$@"); else f=$want; fi
+	check "$d: '$i' (fio: '$f')" [ "$i" = "$f" ] && [ "$i" = "$want" ]
+}
+
+# bs_is_seq_rand: bs=4k,16k is 4k for sequential I/Os and 16k for random ones, whatever the
+# direction (norandommap: fio's random map shortens 16k I/Os at a 4k granularity).
+B="--name=x --ioengine=null --size=256k --bs=4k,16k"
+same "bs_is_seq_rand, rw=write: sequential writes take the first size (4k)" "0 0 64 262144" $B --rw=write --bs_is_seq_rand=1
+same "without it, rw=write takes the write size (16k)" "0 0 16 262144" $B --rw=write
+same "bs_is_seq_rand, rw=randread: random reads take the second size (16k)" "16 262144 0 0" $B --rw=randread \
+	--norandommap --bs_is_seq_rand=1
+same "without it, rw=randread takes the read size (4k)" "64 262144 0 0" $B --rw=randread --norandommap
+i=$(counts "$IOBENCH" $B --rw=randrw --norandommap --bs_is_seq_rand=1)
+check "bs_is_seq_rand, rw=randrw: every I/O is 16k ($i: 16 in all, 256 KiB)" \
+	sh -c "set -- $i; [ \$((\$1 + \$3)) -eq 16 ] && [ \$((\$2 + \$4)) -eq 262144 ]"
+i=$(counts "$IOBENCH" $B --rw=rw --bs_is_seq_rand=1)
+check "bs_is_seq_rand, rw=rw: every I/O is 4k ($i: 64 in all)" sh -c "set -- $i; [ \$((\$1 + \$3)) -eq 64 ]"
+i=$(counts "$IOBENCH" --name=x --ioengine=null --size=1m --bs=4k,16k --rw=randread --norandommap \
+	--percentage_random=50 --bs_is_seq_rand=1)
+check "bs_is_seq_rand with percentage_random=50: 4k and 16k reads both ($i)" \
+	sh -c "set -- $i; [ \$1 -gt 64 ] && [ \$1 -lt 256 ] && [ \$2 -eq 1048576 ]"
+
+# atomic: O_DIRECT and fio's O_ATOMIC bit (0x800000), which Linux ignores.
+if have strace && direct_ok; then
+	opened() { # tool
+		rm -f "$T/at"
+		strace -f -qq -e trace=openat -o "$T/st" "$1" --name=x --atomic=1 --size=64k --filename="$T/at" \
+			--rw=write --output-format=json >"$T/at.json" 2>/dev/null
+		grep '"'"$T/at"'", O_RDWR' "$T/st" | grep -o 'O_DIRECT[^)]*0x800000' | sed 's/|O_CLOEXEC//' | head -1
+	}
+	i=$(opened "$IOBENCH")
+	if have fio; then f=$(opened fio); else f="O_DIRECT|0x800000"; fi
+	check "atomic=1 opens the job's file with '$i' (fio: '$f')" [ -n "$i" ] && [ "$i" = "$f" ]
+	same "atomic=1 writes the job (O_DIRECT)" "0 0 16 65536" --name=x --atomic=1 --size=64k --filename="$T/at2" --rw=write
+else
+	skip "atomic's open flags" "no strace, or no O_DIRECT in $T"
+fi
