@@ -6,9 +6,18 @@
 
 #include "core/worker_int.h"
 
+/* A new pass over the files (the first file's): fio closes and reopens them, and the sync
+ * fsync=N owes may come again (worker_io.c: io_sync_if_due). */
+static void pass_restart(struct wstate *s, const struct wfile *f)
+{
+	if (!s->o->time_based && f == s->files)
+		s->syncs.last_sync = false;
+}
+
 static void file_new_pass(struct wstate *s, struct wfile *f)
 {
 	f->pass_bytes = 0;
+	pass_restart(s, f);
 	if (s->o->rw & RW_RANDOM)
 		perm_init(&f->perm, f->blocks ? f->blocks : 1, &s->rng);
 }
@@ -304,8 +313,10 @@ static uint64_t aligned_block(struct wstate *s, struct wfile *f, enum ddir d, ui
 static uint64_t sequential_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
 {
 	uint64_t usable = f->blocks * s->off.granule;
-	if (f->pos[d] + len > usable || (int64_t)f->pos[d] < 0)
+	if (f->pos[d] + len > usable || (int64_t)f->pos[d] < 0) {
 		f->pos[d] = s->o->rw_mod < 0 ? usable - len : 0;
+		pass_restart(s, f);
+	}
 	uint64_t off = f->pos[d];
 	f->pos[d] = (uint64_t)((int64_t)(off + len) + s->o->rw_mod);
 	if (s->o->rw_mod < 0 && (int64_t)off + (int64_t)len + s->o->rw_mod < 0)

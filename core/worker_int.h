@@ -52,7 +52,6 @@ struct wfile {
 	uint64_t pos[DDIR_NR];      /* sequential position, relative to the region */
 	struct perm perm;           /* the random map of this pass */
 	uint64_t pass_bytes;        /* issued in this pass */
-	uint64_t writes_since_fsync, writes_since_fdatasync;
 	bool written;
 	uint64_t *verify_map;       /* granules written and not yet read back (verify) */
 	uint16_t *verify_len;       /* sizes_vary: granules of the write starting here (0: none) */
@@ -168,6 +167,9 @@ struct whole {
 
 struct wstate {
 	struct worker *w;
+	/* fsync=N, fdatasync=N: the job's writes issued, and whether the last I/O issued was
+	 * their sync (worker_io.c: io_sync_if_due) */
+	struct { uint64_t writes; bool last_sync; } syncs;
 	const struct job_opts *o;
 	const struct tsc_clock *clk; /* the clock of every timestamp (clock_fast_ns) */
 	struct thread_stats *ts;
@@ -274,7 +276,12 @@ void io_drain(struct wstate *s);
 /* An I/O the engine completed inside queue(): accounted as a batch of one. */
 void io_complete_at_once(struct wstate *s, struct io_unit *u);
 /* fsync=N / fdatasync=N / end_fsync: the queue drained, then the call, timed. */
-void io_sync_file(struct wstate *s, struct wfile *f, bool datasync);
+/* io_sync_file's how: fdatasync(2), and not counted in the job's syncs (end_fsync: fio
+ * reports none of those). */
+enum { IOSYNC_DATA = 1, IOSYNC_QUIET = 2 };
+void io_sync_file(struct wstate *s, struct wfile *f, unsigned how);
+/* fsync=N / fdatasync=N: the sync due before the job's next I/O, on f, if one is. */
+void io_sync_if_due(struct wstate *s, struct wfile *f);
 
 /* worker_setup.c */
 void setup_depth(struct wstate *s);

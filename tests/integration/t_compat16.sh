@@ -56,3 +56,29 @@ if have strace && direct_ok; then
 else
 	skip "atomic's open flags" "no strace, or no O_DIRECT in $T"
 fi
+
+# fsync=N as fio 3.33 counts it (JSON "sync" total_ios): a sync comes before the next I/O once
+# the job's writes are a multiple of N, so none follows the job's last write; each new pass
+# (loops, io_size beyond size) starts afresh; end_fsync is not counted.
+syncs() { # tool args...
+	rm -f "$T"/fs.*
+	"$@" --name=x --size=64k --rw=write --filename_format="$T/fs.\$filenum" --output-format=json 2>/dev/null |
+		python3 -c '
+import json, sys
+s = sys.stdin.read()
+j = json.loads(s[s.index("{"):])["jobs"][0]
+print(j["write"]["total_ios"], j["sync"]["total_ios"], j["sync"]["lat_ns"]["N"])'
+}
+for c in "--fsync=1:16 15 15" "--fsync=4:16 3 3" "--fsync=3:16 5 5" "--end_fsync=1:16 0 0" \
+	"--fsync=1 --end_fsync=1:16 15 15" "--fsync=5 --nrfiles=2:16 3 3" "--fsync=1 --loops=2:32 32 32" \
+	"--fsync=1 --loops=3:48 49 49" "--fsync=4 --loops=2:32 8 8" "--fsync=1 --io_size=128k:32 32 32" \
+	"--fsync=2 --rw=randwrite --loops=2:32 16 16" "--fsync=1 --number_ios=8:8 7 7"; do
+	args=${c%%:*} want=${c#*:}
+	# shellcheck disable=SC2086
+	i=$(syncs "$IOBENCH" $args)
+	# shellcheck disable=SC2086
+	if have fio; then f=$(syncs fio $args); else f=$want; fi
+	check "$args: writes, syncs, sync latencies '$i' (fio: '$f')" [ "$i" = "$f" ] && [ "$i" = "$want" ]
+done
+i=$(syncs "$IOBENCH" --fdatasync=1)
+check "fdatasync=1: 15 syncs after 16 writes, counted as syncs ('$i'; fio puts them in short_ios)" [ "$i" = "16 15 15" ]
