@@ -147,14 +147,10 @@ static void show_percentiles(FILE *out, const char *name, const struct pct_value
 	size_t n = o->npct;
 	if (!p->samples || !n)
 		return;
-	/* The largest value decides: fio keeps five digits, so past 99999 it scales down. */
+	/* The smallest and the largest values decide, as in fio (report/units.c). */
 	static const char *const units[] = { "nsec", "usec", "msec" };
-	uint64_t div = 1;
-	int unit = 0;
-	while (unit < 2 && (p->ns[n - 1] + div - 1) / div > 99999) {
-		div *= 1000;
-		unit++;
-	}
+	uint64_t div;
+	int unit = pct_unit(p->ns[0], p->ns[n - 1], &div);
 	fprintf(out, "    %s percentiles (%s):\n", name, units[unit]);
 	for (size_t i = 0; i < n; i++) {
 		if (i % 4 == 0)

@@ -82,3 +82,33 @@ for c in "--fsync=1:16 15 15" "--fsync=4:16 3 3" "--fsync=3:16 5 5" "--end_fsync
 done
 i=$(syncs "$IOBENCH" --fdatasync=1)
 check "fdatasync=1: 15 syncs after 16 writes, counted as syncs ('$i'; fio puts them in short_ios)" [ "$i" = "16 15 15" ]
+
+# The clat percentiles block's unit in the normal output: fio 3.33 takes usec only when the
+# smallest percentile is over 2000 ns and the largest over 99999 ns (msec past 2000000 and
+# 99999000). Each tool's normal and JSON outputs of one run: the unit printed must be the one
+# that rule gives for the JSON's percentiles (fio's show the rule is fio's).
+unit_rule_holds() { # tool
+	"$1" --name=x --filename="$T/pc" --size=4m --rw=randread --bs=4k --invalidate=0 --ioengine=psync \
+		--fadvise_hint=0 --output-format=normal,json >"$T/pc.out" 2>/dev/null
+	python3 - "$T/pc.out" <<'PY'
+import json, re, sys
+s = open(sys.argv[1]).read()
+unit = re.search(r"clat percentiles \((\w+)\)", s).group(1)
+j = json.JSONDecoder().raw_decode(s[s.index("\n{") + 1:])[0]["jobs"][0]["read"]["clat_ns"]["percentile"]
+v = sorted(j.values())
+lo, hi = v[0], v[-1]
+want = "msec" if lo > 2000000 and hi > 99999000 else "usec" if lo > 2000 and hi > 99999 else "nsec"
+print(unit, want, lo, hi)
+sys.exit(unit != want)
+PY
+}
+head -c 4194304 /dev/urandom >"$T/pc"
+python3 -c "
+import os; fd = os.open('$T/pc', os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM); os.pread(fd, 1 << 21, 0); os.close(fd)"
+r=$(unit_rule_holds "$IOBENCH")
+check "iobench's percentile unit follows fio's rule (unit, rule's, smallest, largest: $r)" unit_rule_holds "$IOBENCH"
+if have fio; then
+	r=$(unit_rule_holds fio)
+	check "fio's percentile unit follows that rule ($r)" unit_rule_holds fio
+fi
