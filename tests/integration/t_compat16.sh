@@ -3,6 +3,8 @@
 # fsync=N's count, fractional times (--runtime=1.5), the normal output's percentile unit and
 # the ETA line's rate range under a rate limit.
 . "$(dirname "$0")/../lib.sh"
+# A compound condition for check (check runs one command): holds 'cond && cond'.
+holds() { eval "$1"; }
 
 # "read_ios read_bytes write_ios write_bytes" of a run's first job (fio's notes before the
 # JSON document are skipped).
@@ -20,7 +22,7 @@ same() { # description expected args...
 	shift 2
 	i=$(counts "$IOBENCH" "$@")
 	if have fio; then f=$(counts fio "$@"); else f=$want; fi
-	check "$d: '$i' (fio: '$f')" [ "$i" = "$f" ] && [ "$i" = "$want" ]
+	check "$d: '$i' (fio: '$f')" holds '[ "$i" = "$f" ] && [ "$i" = "$want" ]'
 }
 
 # bs_is_seq_rand: bs=4k,16k is 4k for sequential I/Os and 16k for random ones, whatever the
@@ -51,7 +53,7 @@ if have strace && direct_ok; then
 	}
 	i=$(opened "$IOBENCH")
 	if have fio; then f=$(opened fio); else f="O_DIRECT|0x800000"; fi
-	check "atomic=1 opens the job's file with '$i' (fio: '$f')" [ -n "$i" ] && [ "$i" = "$f" ]
+	check "atomic=1 opens the job's file with '$i' (fio: '$f')" holds '[ -n "$i" ] && [ "$i" = "$f" ]'
 	same "atomic=1 writes the job (O_DIRECT)" "0 0 16 65536" --name=x --atomic=1 --size=64k --filename="$T/at2" --rw=write
 else
 	skip "atomic's open flags" "no strace, or no O_DIRECT in $T"
@@ -78,7 +80,7 @@ for c in "--fsync=1:16 15 15" "--fsync=4:16 3 3" "--fsync=3:16 5 5" "--end_fsync
 	i=$(syncs "$IOBENCH" $args)
 	# shellcheck disable=SC2086
 	if have fio; then f=$(syncs fio $args); else f=$want; fi
-	check "$args: writes, syncs, sync latencies '$i' (fio: '$f')" [ "$i" = "$f" ] && [ "$i" = "$want" ]
+	check "$args: writes, syncs, sync latencies '$i' (fio: '$f')" holds '[ "$i" = "$f" ] && [ "$i" = "$want" ]'
 done
 i=$(syncs "$IOBENCH" --fdatasync=1)
 check "fdatasync=1: 15 syncs after 16 writes, counted as syncs ('$i'; fio puts them in short_ios)" [ "$i" = "16 15 15" ]
@@ -107,8 +109,8 @@ python3 -c "
 import os; fd = os.open('$T/pc', os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
 os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM); os.pread(fd, 1 << 21, 0); os.close(fd)"
 r=$(unit_rule_holds "$IOBENCH")
-check "iobench's percentile unit follows fio's rule (unit, rule's, smallest, largest: $r)" unit_rule_holds "$IOBENCH"
+check "iobench's percentile unit follows fio's rule (unit, rule's, smallest, largest: $r)" holds 'unit_rule_holds "$IOBENCH" >/dev/null'
 if have fio; then
 	r=$(unit_rule_holds fio)
-	check "fio's percentile unit follows that rule ($r)" unit_rule_holds fio
+	check "fio's percentile unit follows that rule ($r)" holds 'unit_rule_holds fio >/dev/null'
 fi

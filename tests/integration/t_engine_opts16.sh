@@ -4,6 +4,8 @@
 # preadv2 flags, the kernel's io-wq workers, EAGAIN) side by side with fio; fio's engines that
 # iobench does not carry out refused in one line, their options parsed as fio's.
 . "$(dirname "$0")/../lib.sh"
+# A compound condition for check (check runs one command): holds 'cond && cond'.
+holds() { eval "$1"; }
 F="$T/f"
 head -c 262144 /dev/urandom >"$F"
 
@@ -33,12 +35,12 @@ if have strace; then
 	for pct in 0 100; do
 		i=$(hipri_count "$IOBENCH" $pct)
 		f=$(fio_or "$((64 * pct / 100))" hipri_count fio $pct)
-		check "pvsync2 hipri_percentage=$pct: $i of 64 reads carry RWF_HIPRI (fio: $f)" [ "$i" = "$f" ] && [ "$i" = "$((64 * pct / 100))" ]
+		check "pvsync2 hipri_percentage=$pct: $i of 64 reads carry RWF_HIPRI (fio: $f)" holds '[ "$i" = "$f" ] && [ "$i" = "$((64 * pct / 100))" ]'
 	done
 	i=$(hipri_count "$IOBENCH" 50)
 	f=$(fio_or 32 hipri_count fio 50)
 	check "pvsync2 hipri_percentage=50: $i of 64 reads carry RWF_HIPRI at random (fio: $f), between 16 and 48" \
-		[ "$i" -ge 16 ] && [ "$i" -le 48 ] && [ "$f" -ge 16 ] && [ "$f" -le 48 ]
+		holds '[ "$i" -ge 16 ] && [ "$i" -le 48 ] && [ "$f" -ge 16 ] && [ "$f" -le 48 ]'
 	# shellcheck disable=SC2086
 	strace -f -qq -e trace=preadv2 -o "$T/st" "$IOBENCH" $BASE --ioengine=pvsync2 --nowait=1 --invalidate=0 >/dev/null 2>&1
 	check "pvsync2 nowait=1: every preadv2 carries RWF_NOWAIT ($(grep -c RWF_NOWAIT "$T/st") of 64)" \
@@ -54,7 +56,7 @@ for eng in pvsync2 libaio io_uring; do
 	i=$(err_ios "$IOBENCH" $BASE --ioengine=$eng --nowait=1)
 	# shellcheck disable=SC2086
 	if have fio; then f=$(err_ios fio $BASE --ioengine=$eng --nowait=1); else f="11 1"; fi
-	check "$eng nowait=1 on an uncached file: error and reads '$i' (fio: '$f')" [ "$i" = "$f" ] && [ "$i" = "11 1" ]
+	check "$eng nowait=1 on an uncached file: error and reads '$i' (fio: '$f')" holds '[ "$i" = "$f" ] && [ "$i" = "11 1" ]'
 	cat "$F" >/dev/null
 	# shellcheck disable=SC2086
 	i=$(err_ios "$IOBENCH" $BASE --ioengine=$eng --nowait=1 --invalidate=0)
@@ -77,7 +79,7 @@ i0=$(workers "$IOBENCH" 0)
 i1=$(workers "$IOBENCH" 1)
 if have fio; then f0=$(workers fio 0) f1=$(workers fio 1); else f0=0 f1=1; fi
 check "io_uring force_async=0: $i0 io-wq workers (fio: $f0); force_async=1: $i1 (fio: $f1)" \
-	[ "$i0" -eq 0 ] && [ "$f0" -eq 0 ] && [ "$i1" -ge 1 ] && [ "$f1" -ge 1 ]
+	holds '[ "$i0" -eq 0 ] && [ "$f0" -eq 0 ] && [ "$i1" -ge 1 ] && [ "$f1" -ge 1 ]'
 check "io_uring takes cmd_type=nvme (io_uring_cmd's) as fio does" \
 	"$IOBENCH" $BASE --ioengine=io_uring --cmd_type=nvme --output-format=json -o "$T/o.json"
 check "cmd_type=scsi is refused in one line" sh -c \
@@ -92,14 +94,15 @@ for spec in "sg --readfua=1 --writefua=1 --sg_write_mode=write_same --stream_id=
 	eng=${spec%% *}
 	# shellcheck disable=SC2086
 	"$IOBENCH" --parse-only --name=x --ioengine=$spec >"$T/out" 2>"$T/err"
-	check "ioengine=$eng and its options pass --parse-only" [ $? -eq 0 ] && [ ! -s "$T/err" ]
+	rc=$?
+	check "ioengine=$eng and its options pass --parse-only" holds '[ $rc -eq 0 ] && [ ! -s "$T/err" ]'
 	# shellcheck disable=SC2086
 	"$IOBENCH" --name=x --filename="$F" --size=4k --ioengine=$spec >"$T/out" 2>"$T/err"
 	rc=$?
-	check "ioengine=$eng is refused in one line naming it (exit $rc)" [ $rc -eq 1 ] && [ ! -s "$T/out" ] &&
-		[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "ioengine=$eng is one of fio's engines that iobench does not carry out" "$T/err"
+	check "ioengine=$eng is refused in one line naming it (exit $rc)" holds '[ $rc -eq 1 ] && [ ! -s "$T/out" ] &&
+		[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "ioengine=$eng is one of fio.s engines that iobench does not carry out" "$T/err"'
 done
 "$IOBENCH" --name=x --ioengine=psync --readfua=1 --size=4k --filename="$F" >"$T/out" 2>"$T/err"
 rc=$?
-check "an sg option with psync is refused as fio refuses it (exit $rc: $(cat "$T/err"))" [ $rc -eq 1 ] &&
-	grep -q "option 'readfua' is for the sg engine, not psync" "$T/err"
+check "an sg option with psync is refused as fio refuses it (exit $rc: $(cat "$T/err"))" holds '[ $rc -eq 1 ] &&
+	grep -q "option .readfua. is for the sg engine, not psync" "$T/err"'
