@@ -64,7 +64,8 @@ void report_normal_header(FILE *out, const struct run_results *r)
 		if (o->numjobs > 1)
 			fprintf(out, "...\n");
 	}
-	fprintf(out, "%s\n", IOBENCH_VERSION_STRING);
+	if (!r->profile) /* as fio, whose profiles' jobs come without it */
+		fprintf(out, "%s\n", IOBENCH_VERSION_STRING);
 	const struct cpu_limit *cl = &r->cpu_limit;
 	char m[32];
 	if (cl->quota_set)
@@ -351,8 +352,21 @@ static void show_idle(FILE *out, const struct idle_result *ir)
 	fprintf(out, "  unit work: mean=%3.2fus, stddev=%3.2f\n", ir->unit_mean_us, ir->unit_stddev_us);
 }
 
+/* --profile=act: ACT's table (fio's layout; one slice, the whole run) and its verdict. */
+static void show_act(FILE *out, const struct act_result *a)
+{
+	const double *p = a->over_pct;
+	fprintf(out, "        trans                   device\n        %%>(ms)                  %%>(ms)\n");
+	fprintf(out, " slice\t  1\t  8\t 64\t  1\t  8\t 64\n");
+	fprintf(out, " -----  -----   -----  ------   -----   -----  ------\n");
+	fprintf(out, "    1\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n\n", p[0], p[1], p[2], p[0], p[1], p[2]);
+	fprintf(out, "act: test complete, device(s): %s\n", a->passed ? "PASSED" : "FAILED");
+}
+
 void report_normal(FILE *out, const struct run_results *r)
 {
+	if (r->act.on)
+		show_act(out, &r->act);
 	fprintf(out, "\n");
 	for (size_t i = 0; i < r->nunits; i++) {
 		const struct report_unit *u = &r->units[i];
