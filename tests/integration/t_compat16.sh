@@ -114,3 +114,21 @@ if have fio; then
 	r=$(unit_rule_holds fio)
 	check "fio's percentile unit follows that rule ($r)" holds 'unit_rule_holds fio >/dev/null'
 fi
+
+# Fractional times: fio 3.33 keeps the whole part of a bare number: runtime=1.5 runs 1 s,
+# 2.9 runs 2 s; a unit reads the fraction (1.5s: 1.5 s; fio drops it); 0.5 is refused (fio
+# takes 0: no limit).
+ms_run() { # tool runtime
+	"$1" --name=x --ioengine=null --size=100g --time_based --runtime="$2" --output-format=json 2>/dev/null |
+		python3 -c 'import json, sys; s = sys.stdin.read(); print(json.loads(s[s.index("{"):])["jobs"][0]["job_runtime"])'
+}
+for c in 1.5:1000 2.9:2000; do
+	i=$(ms_run "$IOBENCH" "${c%:*}")
+	if have fio; then f=$(ms_run fio "${c%:*}"); else f=${c#*:}; fi
+	check "--runtime=${c%:*} runs ${i} ms (fio: $f ms; ${c#*:} expected)" holds 'lasts "$i" "${c#*:}" && lasts "$f" "${c#*:}"'
+done
+i=$(ms_run "$IOBENCH" 1.5s)
+check "--runtime=1.5s runs $i ms (1500)" lasts "$i" 1500
+"$IOBENCH" --name=x --ioengine=null --size=1m --runtime=0.5 >"$T/o" 2>"$T/e"
+rc=$?
+check "--runtime=0.5 is refused in one line ($(cat "$T/e"))" holds '[ $rc = 1 ] && [ ! -s "$T/o" ] && grep -q "less than one whole unit" "$T/e"'
