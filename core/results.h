@@ -185,6 +185,11 @@ struct run_progress {
 	uint64_t eta_s;
 	uint64_t bw[DDIR_NR];     /* bytes/s since the last line */
 	uint64_t iops[DDIR_NR];
+	/* The running jobs' rate limits summed, as fio's line shows them (", 0B/s-1024KiB/s",
+	 * ", 0-500 IOPS"): 0 none, 1 bandwidth (rate_min-rate, bytes/s), 2 IOPS (rate_iops_min-
+	 * rate_iops); bandwidth when any job has one. */
+	unsigned rate_kind;
+	uint64_t rate_lo, rate_hi;
 };
 
 #endif

@@ -132,3 +132,23 @@ check "--runtime=1.5s runs $i ms (1500)" lasts "$i" 1500
 "$IOBENCH" --name=x --ioengine=null --size=1m --runtime=0.5 >"$T/o" 2>"$T/e"
 rc=$?
 check "--runtime=0.5 is refused in one line ($(cat "$T/e"))" holds '[ $rc = 1 ] && [ ! -s "$T/o" ] && grep -q "less than one whole unit" "$T/e"'
+
+# The ETA line under a rate limit: fio puts the running jobs' limits summed over the
+# directions they do after the job count (", 0-500 IOPS", ", 0B/s-1536KiB/s").
+eta_prefix() { # tool args...
+	"$@" --name=x --ioengine=null --size=100g --time_based --runtime=2 --eta=always >"$T/eta.out" 2>&1
+	tr '\r' '\n' <"$T/eta.out" | grep -a -o 'Jobs: [1-9][0-9]* (f=[0-9]*)[^:]*' | sort | uniq -c | sort -rn | head -1 |
+		sed 's/^ *[0-9]* //'
+}
+for c in "--rate_iops=500:Jobs: 1 (f=1), 0-500 IOPS" \
+	"--rate=1m,512k --rw=rw:Jobs: 1 (f=1), 0B/s-1536KiB/s" "--rate=10m --numjobs=2:Jobs: 2 (f=2), 0B/s-20.0MiB/s" \
+	"--rate=1m,,512k --rw=randtrim:Jobs: 1 (f=1), 0B/s-512KiB/s"; do
+	args=${c%%:*} want=${c#*:}
+	# shellcheck disable=SC2086
+	i=$(eta_prefix "$IOBENCH" $args)
+	# shellcheck disable=SC2086
+	if have fio; then f=$(eta_prefix fio $args); else f=$want; fi
+	check "ETA with $args: '$i' (fio: '$f')" holds '[ "$i" = "$f" ] && [ "$i" = "$want" ]'
+done
+i=$(eta_prefix "$IOBENCH")
+check "ETA without a rate limit: '$i', no range" [ "$i" = "Jobs: 1 (f=1)" ]
