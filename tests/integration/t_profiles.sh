@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: timing
 # Issue 16: fio's profiles. --profile=tiobench and --profile=act make fio 3.33's jobs (names,
 # groups, global and job options, I/O done, files left), --cmdhelp after --profile lists the
 # profile's options, and profile=/the profiles' options in a job are recorded and ignored.
