@@ -234,7 +234,11 @@ static bool issue_one(struct wstate *s)
 	u->ddir = d;
 	u->len = len;
 	u->offset = s->zone.mode ? zoff : offsets_next(s, f, d, len);
-	io_sync_if_due(s, f); /* a new pass began (fio reopens the files): the first I/O's sync */
+	if (!s->syncs.last_sync) { /* a new pass may have begun (fio reopens the files): its first I/O's sync */
+		s->retry = u;     /* prepared, not in flight, while the queue drains */
+		io_sync_if_due(s, f);
+		s->retry = NULL;
+	}
 	u->fd = f->fd;
 	u->file_index = (unsigned)(f - s->files);
 	if (s->zone.mode)
