@@ -13,7 +13,8 @@ PKG_CONFIG ?= pkg-config
 DEB_PKGS      := build-essential pkg-config libaio-dev liburing-dev libcjson-dev libcmocka-dev \
                  libisal-dev libxxhash-dev libssl-dev zlib1g-dev
 DEB_TEST_PKGS := fio jq python3 python3-pandas python3-yaml util-linux fdisk e2fsprogs chromium \
-                 openmpi-bin libopenmpi-dev nasm dpkg-dev file python3-kubernetes
+                 openmpi-bin libopenmpi-dev nasm dpkg-dev file python3-kubernetes \
+                 libcurl4 openssl
 
 PKG_LIBS := liburing libcjson libisal libxxhash libcrypto zlib
 # The build's pkg-config modules and the Debian packages that carry them (`make check`'s
@@ -228,7 +229,7 @@ test-gluster: test-deps
 # RADOS Gateway with an S3 user) in private namespaces; the rbd and rados engines against fio
 # 3.33 on it, hostile setups, and iobench/fio figures (about 4 minutes; not part of `make
 # test`). See docs/storage-systems.md.
-CEPH_DEBS := ceph-mon ceph-osd ceph-mgr ceph-common radosgw curl librbd-dev librados-dev
+CEPH_DEBS := ceph-mon ceph-osd ceph-mgr ceph-common radosgw curl s3cmd librbd-dev librados-dev
 test-ceph: test-deps
 	@$(DEPS) $(CEPH_DEBS)
 	@$(MAKE) --no-print-directory all

@@ -45,6 +45,7 @@ void opt_list_free(struct opt_list *l);
 #define BSSPLIT_MAX 64
 #define DIST_ZONES_MAX 256
 #define PATTERN_MAX 512
+#define PATTERN_FMT_MAX 16
 
 struct bs_split {
 	uint64_t bs;
@@ -162,6 +163,8 @@ struct job_opts {
 	unsigned verify;           /* enum verify_type (core/checksum.h) */
 	unsigned verify_pattern_len;
 	unsigned char verify_pattern[PATTERN_MAX];
+	unsigned verify_fmt_n;                  /* verify_pattern's %o: the I/O's offset, 8 bytes */
+	uint16_t verify_fmt_at[PATTERN_FMT_MAX]; /* where in the pattern each %o goes */
 	uint64_t verify_interval, verify_offset, verify_backlog;
 	bool do_verify, verify_only, verify_fatal;
 	struct verify_opts vopt;   /* core/verify.h */

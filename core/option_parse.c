@@ -274,71 +274,111 @@ static int hexval(int c)
 	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
 }
 
-/* buffer_pattern: 0x hex bytes, a 'quoted' or "quoted" string, or a decimal number;
- * pieces may be joined with '|'. */
+/* A pattern being parsed: its bytes, and where verify_pattern's %o formats go. */
+struct pat {
+	unsigned char *b;
+	unsigned len, fmts;
+	uint16_t fmt_at[PATTERN_FMT_MAX];
+	bool fmt_ok;
+};
+
+static bool pat_put(struct pat *pt, unsigned char c)
+{
+	if (pt->len >= PATTERN_MAX)
+		return false;
+	pt->b[pt->len++] = c;
+	return true;
+}
+
+/* 0x hex digits (odd: a leading nibble). */
+static const char *pat_hex(const char *p, struct pat *pt, const char **why)
+{
+	const char *start = p;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	size_t digits = (size_t)(p - start);
+	if (!digits)
+		return *why = "a pattern", NULL;
+	for (size_t i = 0; i < digits;) {
+		size_t take = i == 0 && digits % 2 ? 1 : 2;
+		int byte = take == 1 ? hexval(start[i]) : hexval(start[i]) * 16 + hexval(start[i + 1]);
+		i += take;
+		if (!pat_put(pt, (unsigned char)byte))
+			return *why = "a pattern (512 bytes at most)", NULL;
+	}
+	return p;
+}
+
+/* A decimal is a 32-bit integer, in as few bytes as its value takes, little end first; a
+ * negative one in four (fio's). */
+static const char *pat_decimal(const char *p, struct pat *pt, const char **why)
+{
+	char *end;
+	errno = 0;
+	long long x = strtoll(p, &end, 10);
+	if (errno || x > INT32_MAX || x < INT32_MIN)
+		return *why = "a pattern (a decimal fits in 32 bits: give wider values in hex)", NULL;
+	uint32_t u = (uint32_t)(int32_t)x;
+	unsigned bytes = x < 0 ? 4 : u > 0xffffff ? 4 : u > 0xffff ? 3 : u > 0xff ? 2 : 1;
+	for (unsigned i = 0; i < bytes; i++)
+		if (!pat_put(pt, (unsigned char)(u >> (8 * i))))
+			return *why = "a pattern (512 bytes at most)", NULL;
+	return end;
+}
+
+/* One piece at p: 0x hex, a 'quoted' or "quoted" string, a decimal, or %o; the text after it. */
+static const char *pat_piece(const char *p, struct pat *pt, const char **why)
+{
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		return pat_hex(p + 2, pt, why);
+	if (*p == '\'' || *p == '"') {
+		const char *end = strchr(p + 1, *p);
+		if (!end)
+			return *why = "a pattern (unterminated string)", NULL;
+		for (p++; p < end; p++)
+			if (!pat_put(pt, (unsigned char)*p))
+				return *why = "a pattern (512 bytes at most)", NULL;
+		return end + 1;
+	}
+	if (isdigit((unsigned char)*p) || (*p == '-' && isdigit((unsigned char)p[1])))
+		return pat_decimal(p, pt, why);
+	if (p[0] == '%' && p[1] == 'o') { /* the I/O's offset, 8 bytes in host order (fio's) */
+		if (!pt->fmt_ok)
+			return *why = "a pattern (%o is verify_pattern's format only)", NULL;
+		if (pt->fmts >= PATTERN_FMT_MAX)
+			return *why = "a pattern (16 %o at most)", NULL;
+		pt->fmt_at[pt->fmts++] = (uint16_t)pt->len;
+		for (int i = 0; i < 8; i++)
+			if (!pat_put(pt, 0))
+				return *why = "a pattern (512 bytes at most)", NULL;
+		return p + 2;
+	}
+	return *why = "a pattern (0x.., 'text', a number or %o)", NULL;
+}
+
+/* buffer_pattern and verify_pattern: pieces (pat_piece) joined with '|' or spaces. */
 int opt_parse_pattern(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
 {
-	/* Parsed into o->pattern; verify_pattern moves it over and puts buffer_pattern back. */
-	unsigned char saved[PATTERN_MAX];
-	unsigned saved_len = o->pattern_len;
-	memcpy(saved, o->pattern, saved_len);
-	unsigned len = 0;
-	const char *p = v;
-	while (*p) {
-		if (*p == '|' || isspace((unsigned char)*p)) {
+	bool verify = d->offset == offsetof(struct job_opts, verify_pattern);
+	unsigned char tmp[PATTERN_MAX]; /* the option keeps its old value if the new one is refused */
+	struct pat pt = { .b = tmp, .fmt_ok = verify };
+	const char *why = "a pattern";
+	for (const char *p = v; *p;) {
+		if (*p == '|' || isspace((unsigned char)*p))
 			p++;
-			continue;
-		}
-		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-			p += 2;
-			const char *start = p;
-			while (isxdigit((unsigned char)*p))
-				p++;
-			size_t digits = (size_t)(p - start);
-			if (!digits)
-				return bad(e, n, "a pattern", v);
-			for (size_t i = 0; i < digits;) {
-				size_t take = i == 0 && digits % 2 ? 1 : 2; /* odd: a leading nibble */
-				int byte = take == 1 ? hexval(start[i]) : hexval(start[i]) * 16 + hexval(start[i + 1]);
-				i += take;
-				if (len >= PATTERN_MAX)
-					return bad(e, n, "a pattern (512 bytes at most)", v);
-				o->pattern[len++] = (unsigned char)byte;
-			}
-		} else if (*p == '\'' || *p == '"') {
-			char q = *p++;
-			const char *end = strchr(p, q);
-			if (!end)
-				return bad(e, n, "a pattern (unterminated string)", v);
-			for (; p < end; p++) {
-				if (len >= PATTERN_MAX)
-					return bad(e, n, "a pattern (512 bytes at most)", v);
-				o->pattern[len++] = (unsigned char)*p;
-			}
-			p++;
-		} else if (isdigit((unsigned char)*p)) {
-			char *end;
-			unsigned long long x = strtoull(p, &end, 10);
-			unsigned bytes = x > 0xffffffffULL ? 8 : x > 0xffff ? 4 : x > 0xff ? 2 : 1;
-			for (unsigned i = 0; i < bytes; i++) {
-				if (len >= PATTERN_MAX)
-					return bad(e, n, "a pattern (512 bytes at most)", v);
-				o->pattern[len++] = (unsigned char)(x >> (8 * i));
-			}
-			p = end;
-		} else {
-			return bad(e, n, "a pattern (0x.., 'text' or a number)", v);
-		}
+		else if (!(p = pat_piece(p, &pt, &why)))
+			return bad(e, n, why, v);
 	}
-	if (!len)
+	if (!pt.len)
 		return bad(e, n, "a pattern", v);
-	if (d->offset == offsetof(struct job_opts, verify_pattern)) {
-		memcpy(o->verify_pattern, o->pattern, len);
-		o->verify_pattern_len = len;
-		o->pattern_len = saved_len;
-		memcpy(o->pattern, saved, saved_len);
+	if (verify) {
+		memcpy(o->verify_pattern, tmp, pt.len);
+		o->verify_pattern_len = pt.len;
+		o->verify_fmt_n = pt.fmts;
+		memcpy(o->verify_fmt_at, pt.fmt_at, pt.fmts * sizeof(pt.fmt_at[0]));
 	} else {
-		o->pattern_len = len;
+		memcpy(o->pattern, tmp, pt.len);
+		o->pattern_len = pt.len;
 	}
 	return 0;
 }

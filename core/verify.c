@@ -13,14 +13,29 @@ size_t verify_hdr_size(unsigned type)
 	return checksum_has_header(type) ? VERIFY_HDR_LEN + checksum_len(type) : 0;
 }
 
-/* Data bytes [pos, pos+n) of an I/O buffer: verify_pattern in phase with the buffer's start,
- * or the next bytes of r. */
-static void fill_data(const struct job_opts *o, unsigned char *p, uint64_t n, uint64_t pos, struct rng *r)
+/* verify_pattern for the I/O at file offset io_off: with %o formats, a copy in tmp with
+ * the offset pasted in each (8 bytes, host order, in every repetition, as fio). */
+static const unsigned char *pattern_for(const struct job_opts *o, uint64_t io_off, unsigned char *tmp)
+{
+	if (!o->verify_fmt_n)
+		return o->verify_pattern;
+	memcpy(tmp, o->verify_pattern, o->verify_pattern_len);
+	for (unsigned i = 0; i < o->verify_fmt_n; i++)
+		memcpy(tmp + o->verify_fmt_at[i], &io_off, 8);
+	return tmp;
+}
+
+/* Data bytes [pos, pos+n) of an I/O buffer at file offset io_off: verify_pattern in phase
+ * with the buffer's start, or the next bytes of r. */
+static void fill_data(const struct job_opts *o, unsigned char *p, uint64_t n, uint64_t pos, uint64_t io_off,
+		      struct rng *r)
 {
 	if (o->verify_pattern_len) {
+		unsigned char tmp[PATTERN_MAX];
+		const unsigned char *pat = pattern_for(o, io_off, tmp);
 		unsigned pl = o->verify_pattern_len;
 		for (uint64_t i = 0; i < n; i++)
-			p[i] = o->verify_pattern[(pos + i) % pl];
+			p[i] = pat[(pos + i) % pl];
 		return;
 	}
 	uint64_t i = 0;
@@ -72,7 +87,7 @@ void verify_fill(const struct job_opts *o, void *buf, uint64_t len, uint64_t off
 	unsigned char *p = buf;
 	struct rng r;
 	rng_seed(&r, st->rand_seed);
-	fill_data(o, p, len, 0, &r);
+	fill_data(o, p, len, 0, off, &r);
 	if (!checksum_has_header(o->verify))
 		return;
 	for (uint64_t at = 0; at + interval <= len; at += interval)
@@ -90,9 +105,11 @@ static void hex(char *out, size_t n, const uint8_t *b, size_t len)
 static int check_pattern(const struct job_opts *o, const unsigned char *p, uint64_t from, uint64_t to,
 			 uint64_t off, struct verify_fail *fl)
 {
+	unsigned char tmp[PATTERN_MAX];
+	const unsigned char *pat = pattern_for(o, off, tmp);
 	unsigned pl = o->verify_pattern_len;
 	for (uint64_t i = from; i < to; i++) {
-		unsigned char want = o->verify_pattern[i % pl];
+		unsigned char want = pat[i % pl];
 		if (p[i] != want) {
 			snprintf(fl->why, sizeof(fl->why), "pattern mismatch at byte %llu: expected 0x%02x, received 0x%02x",
 				 (unsigned long long)(off + i), want, p[i]);
@@ -176,7 +193,7 @@ bool verify_expected(const struct job_opts *o, const void *rcv, void *out, uint6
 	const unsigned char *q = rcv;
 	size_t hs = verify_hdr_size(o->verify), cl = checksum_len(o->verify);
 	if (o->verify == VERIFY_PATTERN) {
-		fill_data(o, p, len, 0, NULL);
+		fill_data(o, p, len, 0, off, NULL);
 		return o->verify_pattern_len > 0;
 	}
 	if (!hs)

@@ -11,12 +11,14 @@ static const char *const ddir_word[DDIR_NR] = { "read", "write", "trim" };
 static void print_error(const struct wstate *s, const struct io_unit *u)
 {
 	int err = (int)-u->result;
-	fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu%s\n", s->o->name,
+	const char *why = s->eng.why; /* what the engine adds (http: the server's answer) */
+	fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu%s%s%s%s\n", s->o->name,
 		s->files[u->file_index].cf->path, strerror(err), ddir_word[u->ddir], (unsigned long long)u->offset,
 		(unsigned long long)u->len,
-		err == EINVAL && s->o->direct
+		err == EINVAL && s->o->direct && !why[0]
 			? " (O_DIRECT needs sizes and offsets aligned to the device's logical block size)"
-			: "");
+			: "",
+		why[0] ? " (" : "", why, why[0] ? ")" : "");
 }
 
 /* fio's error types: reads and writes (a trim is a write here, as fio counts it). */

@@ -1,6 +1,7 @@
 /* A worker's state, by owner. One thread owns all of it; nothing here is shared.
  *
- *   worker.c         the loop: prepare and issue, fill, reap, the worker's life
+ *   worker_life.c    the clone's life: every part set up, worker_loop, all torn down
+ *   worker.c         the loop: prepare and issue, fill, reap
  *   worker_io.c      with the engine: completions, submit, reap, drain, fsync (the loop's too)
  *   worker_setup.c   files, descriptors, units and buffers, CPU affinity, queue depth
  *   worker_time.c    ramp, bandwidth samples, the deadline, published progress, final stats
@@ -15,7 +16,7 @@
  *   latency_target.c latency_target: the queue-depth search              (struct lat_search)
  *   zone_run.c       zonemode: where I/O goes in zones, write pointers      (struct zone_state)
  *
- * Only the loop (worker.c, and worker_io.c below it) calls into the others; none of them
+ * Only worker_life.c and the loop (worker.c, and worker_io.c below it) call into the others; none of them
  * calls back into it: they return -errno and the loop decides (worker_fail). worker_io.c
  * never calls worker.c. */
 #ifndef IOBENCH_WORKER_INT_H
@@ -263,6 +264,9 @@ static inline void units_check(const struct wstate *s)
 	W_ASSERT(s->nr_pending <= s->inflight);
 	(void)s;
 }
+
+/* worker.c: the loop, from the first clock read to end_fsync (worker_life.c calls it). */
+void worker_loop(struct wstate *s);
 
 /* worker_io.c: the I/O with the engine. */
 /* --debug=io: a line per I/O queued and completed (the caller tests s->debug_io). */

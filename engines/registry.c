@@ -30,6 +30,7 @@ extern const struct engine_ops exec_engine_ops;
 extern const struct engine_ops e4defrag_engine_ops;
 extern const struct engine_ops net_engine_ops;
 extern const struct engine_ops netsplice_engine_ops;
+extern const struct engine_ops http_engine_ops;
 /* fio's engines iobench does not carry out (engines/fio_only.c): their jobs are refused. */
 extern const struct engine_ops sg_engine_ops;
 extern const struct engine_ops rdma_engine_ops;
@@ -72,6 +73,7 @@ static const struct engine_ops *const engines[] = {
 	&e4defrag_engine_ops,
 	&net_engine_ops,
 	&netsplice_engine_ops,
+	&http_engine_ops,
 	&sg_engine_ops,
 	&rdma_engine_ops,
 	&rpma_apm_client_engine_ops,

@@ -17,9 +17,9 @@
 # unreachable cluster) refused in one line, exit 1, in seconds. Then it prints iobench/fio
 # ratios for rbd 4k randwrite/randread QD32, rbd 4m read and rados 4m write
 # (CEPH_PAIRS alternating pairs each, default 3; CEPH_RUNTIME seconds per run, default 4).
-# Last, a RADOS Gateway (S3 on 127.0.0.1:8000) with an S3 user, the server side only (no S3
-# engine yet): curl's SigV4 puts, gets and deletes objects, checked against the gateway's own
-# accounting (radosgw-admin bucket stats).
+# Last, a RADOS Gateway (S3 on 127.0.0.1:8000) with an S3 user: curl's SigV4 puts, gets and
+# deletes objects, checked against the gateway's own accounting (radosgw-admin bucket stats);
+# then iobench's http engine in S3 mode against it (tests/ceph/t_s3.sh).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 IOBENCH=${IOBENCH:-$TOP/iobench}
@@ -30,7 +30,7 @@ if [ "${IOBENCH_CEPH_INNER:-}" != 1 ]; then
 		exit 1
 	fi
 	for c in ceph ceph-mon ceph-mgr ceph-osd ceph-authtool monmaptool rados rbd radosgw radosgw-admin fio jq \
-		python3 curl losetup unshare ip timeout; do
+		python3 curl s3cmd losetup unshare ip timeout; do
 		command -v "$c" >/dev/null 2>&1 || { echo "test-ceph: $c is missing (make test-ceph installs it)" >&2; exit 1; }
 	done
 	T=$(mktemp -d /tmp/iobench-ceph.XXXXXX)
@@ -236,7 +236,7 @@ while read -r name a b; do
 done <"$O/figures"
 echo
 
-# ---- the RADOS Gateway with an S3 user (the server side, for the S3 engine to come) ----
+# ---- the RADOS Gateway with an S3 user; iobench's S3 (http) engine against it ----
 # curl signs with AWS SigV4 (RGW needs x-amz-content-sha256: UNSIGNED-PAYLOAD with curl 7.88).
 t0=$(date +%s)
 if ceph_rgw_start; then
@@ -265,6 +265,7 @@ if ceph_rgw_start; then
 	code=$(curl -s -o /dev/null -w '%{http_code}' --aws-sigv4 aws:amz:default:s3 --user "$AK:wrong" \
 		-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' http://127.0.0.1:8000/)
 	check "radosgw: a wrong secret key is refused (HTTP $code)" [ "$code" = 403 ]
+	. "$TOP/tests/ceph/t_s3.sh" # iobench's http engine (S3) against the gateway
 else
 	notok "radosgw: S3 on 127.0.0.1:8000"
 fi

@@ -313,7 +313,7 @@ check "exec: the same output files as fio's (JOBNAME.stdout, JOBNAME.stderr)" [ 
 check "exec: %n and %r (whole seconds) expand as fio's ($(cat "$T/exec-args/iobench/echoer.stdout"))" \
 	cmp -s "$T/exec-args/fio/echoer.stdout" "$T/exec-args/iobench/echoer.stdout"
 t=$(cat "$T/grace.ms")
-check "exec: a program ignoring SIGTERM is killed after grace_time ($t ms)" [ "$t" -ge 1250 -a "$t" -lt 6000 ]
+check "exec: a program ignoring SIGTERM is killed after grace_time ($t ms)" [ "$t" -ge 1250 -a "$t" -lt 10000 ]
 check "exec: and is gone" sh -c "[ -s '$T/stubborn.sh.pid' ] && ! kill -0 \$(cat '$T/stubborn.sh.pid') 2>/dev/null"
 check "exec: std_redirect=0 sends its output to stderr, never into the JSON" sh -c \
 	"grep -qx hello '$T/noredir/err' && $H get '$T/noredir/out.json' 'len(j)' >/dev/null && ! ls '$T/noredir' | grep -q std"
@@ -385,7 +385,7 @@ else
 	pair ex-mcast "$T/ex/netio_multicast.fio" & PIDS="$PIDS $!"
 	wait $PIDS; PIDS=
 	check "examples/cpuio.fio: 2 x 2 jobs in 2 groups burn in bursts, no bytes ($(figures "$T/ex/cpuio/out.json"))" \
-		[ "$(get "$T/ex/cpuio/out.json" "[(x['groupid'], x['error'], x['read']['total_ios'] >= 2, x['read']['io_bytes']) for x in j]")" = \
+		[ "$(get "$T/ex/cpuio/out.json" "[(x['groupid'], x['error'], x['read']['total_ios'] >= 1, x['read']['io_bytes']) for x in j]")" = \
 		"[(0, 0, True, 0), (0, 0, True, 0), (1, 0, True, 0), (1, 0, True, 0)]" ]
 	check "examples/exec.fio (sleep for turbostat, one cpuio job each): 5 jobs, 3 groups, no errors ($(figures "$T/ex/exec/out.json"))" \
 		[ "$(get "$T/ex/exec/out.json" "[(x['groupid'], x['error'], x['read']['total_ios'] >= 2) for x in j]")" = \

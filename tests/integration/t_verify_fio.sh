@@ -197,3 +197,36 @@ check "verify_state_load without a state file: exit 1, one line naming it" \
 "$IOBENCH" $S --verify_state_save=0 --output-format=json >/dev/null
 check "verify_state_save=0 leaves no state file" [ ! -e local-st-0-verify.state ]
 cd .. || exit 1
+
+# ---- verify_pattern's %o (the I/O's offset, 8 bytes, in every repetition) and decimals ----
+# (a decimal takes as few bytes as its value needs, 3 for 70000; a negative one four)
+n=0
+for p in '%o' '0xff%o"abcd"-12' '70000' '-300' '"x"%o%o'; do
+	n=$((n + 1))
+	fio --name=p --filename=pf.$n --size=64k --bs=8k --rw=randwrite --verify=pattern --verify_pattern="$p" \
+		--do_verify=0 >/dev/null 2>&1
+	"$IOBENCH" --name=p --filename=pi.$n --size=64k --bs=8k --rw=randwrite --verify=pattern --verify_pattern="$p" \
+		--do_verify=0 >/dev/null 2>&1
+	check "verify_pattern=$p: the file iobench writes is byte for byte fio's" cmp -s pf.$n pi.$n
+done
+PJ="--name=p --size=64k --bs=8k --rw=randwrite --verify=crc32c --verify_interval=4k --verify_pattern=0xab%o"
+fio $PJ --filename=pcf --do_verify=0 >/dev/null 2>&1
+"$IOBENCH" $PJ --filename=pcf --verify_only=1 --output-format=json >pcf.json 2>pcf.err
+"$IOBENCH" $PJ --filename=pci --do_verify=0 >/dev/null 2>&1
+fio $PJ --filename=pci --verify_only=1 --output-format=json 2>/dev/null | sed -n '/^{/,$p' >pci.json
+check "verify_pattern with %o and crc32c headers: fio writes, iobench verifies (64k read, no error)" \
+	[ "$(jq -c '[.jobs[0].error, .jobs[0].read.io_bytes]' pcf.json)" = "[0,65536]" ]
+check "... iobench writes, fio verifies" [ "$(jq -c '[.jobs[0].error, .jobs[0].read.io_bytes]' pci.json)" = "[0,65536]" ]
+# A block copied to the place of another holds the wrong offset: found, at its offset.
+dd if=pi.1 of=pi.1 bs=8k count=1 seek=3 conv=notrunc 2>/dev/null
+"$IOBENCH" --name=p --filename=pi.1 --size=64k --bs=8k --rw=randwrite --verify=pattern --verify_pattern=%o \
+	--verify_only=1 >/dev/null 2>pm.err
+check "verify_pattern=%o: a block moved to another offset fails the check there (exit 1, offset 24576)" \
+	sh -c "[ $? -eq 1 ] && grep -q 'pattern mismatch at byte 2457[6-9]' pm.err"
+refuse_pat() { # what, option value, stderr pattern
+	"$IOBENCH" --name=p --filename=pr --size=8k --rw=write "$2" >/dev/null 2>pr.err
+	check "$1: refused in one line, exit 1" sh -c "[ $? -eq 1 ] && [ \$(wc -l <pr.err) -eq 1 ] && grep -q '$3' pr.err"
+}
+refuse_pat "buffer_pattern=%o (fio refuses it too)" --buffer_pattern=%o "format only"
+refuse_pat "verify_pattern=5000000000 (fio refuses it too)" --verify_pattern=5000000000 "fits in 32 bits"
+refuse_pat "verify_pattern with 17 %o" --verify_pattern=%o%o%o%o%o%o%o%o%o%o%o%o%o%o%o%o%o "16 %o at most"
