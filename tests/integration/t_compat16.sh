@@ -152,3 +152,10 @@ for c in "--rate_iops=500:Jobs: 1 (f=1), 0-500 IOPS" \
 done
 i=$(eta_prefix "$IOBENCH")
 check "ETA without a rate limit: '$i', no range" [ "$i" = "Jobs: 1 (f=1)" ]
+
+# rate_iops_min=100 (one value: every direction) on a read job holds the reads to it, not the
+# writes the job never does (it failed with "got 0 IOPS" before).
+"$IOBENCH" --name=x --ioengine=null --size=1g --time_based --runtime=1 --rate_iops_min=100 --rate_min=1k \
+	--output-format=json >"$T/rm.json" 2>"$T/rm.err"
+rc=$?
+check "rate_iops_min and rate_min on a read job: exit $rc, as fio ($(head -1 "$T/rm.err"))" holds '[ $rc = 0 ] && [ ! -s "$T/rm.err" ]'
