@@ -14,7 +14,7 @@ DEB_PKGS      := build-essential pkg-config libaio-dev liburing-dev libcjson-dev
                  libisal-dev libxxhash-dev libssl-dev zlib1g-dev
 DEB_TEST_PKGS := fio jq python3 python3-pandas python3-yaml util-linux fdisk e2fsprogs chromium \
                  openmpi-bin libopenmpi-dev nasm dpkg-dev file python3-kubernetes \
-                 libcurl4 openssl
+                 libcurl4 openssl nbdkit libnbd0
 
 PKG_LIBS := liburing libcjson libisal libxxhash libcrypto zlib
 # The build's pkg-config modules and the Debian packages that carry them (`make check`'s
@@ -219,17 +219,20 @@ test-container:
 
 # `make test-gluster`: a single-node GlusterFS volume (Debian's glusterfs-server) on a loop
 # xfs brick, FUSE-mounted in private namespaces; host-vs-pod read and file-operation jobs on
-# it and on a loop ext4 (about a minute; not part of `make test`). See docs/storage-systems.md.
+# it and on a loop ext4, then the gfapi engines against fio 3.33's on the volume (4 to 8
+# minutes: every libgfapi client spends up to 10 s ending; not part of `make test`). See
+# docs/storage-systems.md.
 test-gluster: test-deps
 	@$(DEPS) glusterfs-server glusterfs-client xfsprogs iproute2
 	@$(MAKE) --no-print-directory all
 	@sh tests/gluster/run.sh
 
-# `make test-ceph`: a single-node Ceph (mon, mgr, one bluestore OSD on a loop device, and a
-# RADOS Gateway with an S3 user) in private namespaces; the rbd and rados engines against fio
-# 3.33 on it, hostile setups, and iobench/fio figures (about 4 minutes; not part of `make
-# test`). See docs/storage-systems.md.
-CEPH_DEBS := ceph-mon ceph-osd ceph-mgr ceph-common radosgw curl s3cmd librbd-dev librados-dev
+# `make test-ceph`: a single-node Ceph (mon, mgr, one bluestore OSD on a loop device, an MDS
+# with a CephFS mounted through ceph-fuse, and a RADOS Gateway with an S3 user) in private
+# namespaces; the rbd and rados engines against fio 3.33 on it, hostile setups, the bs x rw
+# sweep and host-vs-pod jobs on the CephFS, S3 jobs, and iobench/fio figures (6-8 minutes;
+# not part of `make test`). See docs/storage-systems.md.
+CEPH_DEBS := ceph-mon ceph-osd ceph-mgr ceph-mds ceph-fuse ceph-common radosgw curl s3cmd librbd-dev librados-dev
 test-ceph: test-deps
 	@$(DEPS) $(CEPH_DEBS)
 	@$(MAKE) --no-print-directory all

@@ -63,16 +63,23 @@ static const struct option_def *row_of(const char *name, const struct engine_ops
 }
 
 /* The options as given, named as fio prints them: the row's name for an alias
- * (readwrite= is "rw", blocksize= "bs", timeout= "runtime"), as kubestr and fio-plot read. */
+ * (readwrite= is "rw", blocksize= "bs", timeout= "runtime"), as kubestr and fio-plot read.
+ * An engine's own options from a job file come after the others, as fio parses them once
+ * the section's engine is loaded (uri= in [global] is printed last); the command line's
+ * stay where they are, as in fio. */
 static int fio_names(struct opt_list *dst, const struct opt_list *src, const struct engine_ops *ops)
 {
-	for (size_t i = 0; i < src->n; i++) {
-		const struct opt_kv *kv = &src->v[i];
-		const struct option_def *d = row_of(kv->name, ops);
-		int ret = opt_list_add(dst, d ? d->name : kv->name, kv->value, kv->file, kv->line);
-		if (ret)
-			return ret;
-	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < src->n; i++) {
+			const struct opt_kv *kv = &src->v[i];
+			const struct option_def *d = row_of(kv->name, ops);
+			bool late = kv->file && d && !option_find_core(kv->name);
+			if (late != (pass == 1))
+				continue;
+			int ret = opt_list_add(dst, d ? d->name : kv->name, kv->value, kv->file, kv->line);
+			if (ret)
+				return ret;
+		}
 	return 0;
 }
 

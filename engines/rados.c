@@ -52,49 +52,23 @@ static const struct option_def rados_options[] = {
 #ifdef IOBENCH_STATIC
 const struct engine_ops rados_engine_ops = {
 	.name = "rados",
-	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_COMPILED_OUT,
+	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM | ENGINE_COMPILED_OUT,
 	.library = RADOS_LIBRARY,
 	.options = rados_options,
 	.options_size = sizeof(struct rados_opts),
 };
 #else
 
-#if __has_include(<rados/librados.h>) && !defined(IOBENCH_NO_CEPH_HEADERS)
-#include <rados/librados.h>
-#else
-/* Debian's librados-dev is not installed: the declarations used here, as Ceph 16's
- * librados.h has them (only their types are used: the functions are looked up at run time). */
-typedef void *rados_t;
-typedef void *rados_ioctx_t;
-typedef void *rados_completion_t;
-typedef void (*rados_callback_t)(rados_completion_t cb, void *arg);
-int rados_create2(rados_t *pcluster, const char *const clustername, const char *const name, uint64_t flags);
-int rados_conf_read_file(rados_t cluster, const char *path);
-int rados_conf_parse_env(rados_t cluster, const char *var);
-int rados_conf_get(rados_t cluster, const char *option, char *buf, size_t len);
-int rados_connect(rados_t cluster);
-void rados_shutdown(rados_t cluster);
-int rados_ioctx_create(rados_t cluster, const char *pool_name, rados_ioctx_t *ioctx);
-void rados_ioctx_destroy(rados_ioctx_t io);
-int rados_write(rados_ioctx_t io, const char *oid, const char *buf, size_t len, uint64_t off);
-int rados_stat(rados_ioctx_t io, const char *o, uint64_t *psize, time_t *pmtime);
-int rados_remove(rados_ioctx_t io, const char *oid);
-int rados_aio_create_completion2(void *cb_arg, rados_callback_t cb_complete, rados_completion_t *pc);
-int rados_aio_write(rados_ioctx_t io, const char *oid, rados_completion_t completion, const char *buf, size_t len,
-		    uint64_t off);
-int rados_aio_read(rados_ioctx_t io, const char *oid, rados_completion_t completion, char *buf, size_t len,
-		   uint64_t off);
-int rados_aio_get_return_value(rados_completion_t c);
-void rados_aio_release(rados_completion_t c);
-#endif
+#include "engines/ceph.h"
 
-#define RADOS_FUNCS(X)                                                                                         \
-	X(rados_create2) X(rados_conf_read_file) X(rados_conf_parse_env) X(rados_conf_get) X(rados_connect)    \
-	X(rados_shutdown) X(rados_ioctx_create) X(rados_ioctx_destroy) X(rados_write) X(rados_stat)            \
-	X(rados_remove) X(rados_aio_create_completion2) X(rados_aio_write) X(rados_aio_read)                   \
-	X(rados_aio_get_return_value) X(rados_aio_release)
+/* librados's functions for the objects (the connection's are ceph.h's). */
+#define RADOS_FUNCS(X)                                                                                   \
+	X(rados_write) X(rados_stat) X(rados_remove) X(rados_aio_create_completion2) X(rados_aio_write)  \
+	X(rados_aio_read) X(rados_aio_get_return_value) X(rados_aio_release) X(rados_create_write_op)    \
+	X(rados_release_write_op) X(rados_write_op_zero) X(rados_aio_write_op_operate)
 
 struct rados_api {
+	struct ceph_api ceph;
 #define MEMBER(f) __typeof__(f) *f;
 	RADOS_FUNCS(MEMBER)
 #undef MEMBER
@@ -104,58 +78,7 @@ struct rados_api {
 static const struct engine_symbol rados_syms[] = { RADOS_FUNCS(SYM) };
 #undef SYM
 
-struct rados_conn {
-	rados_t cluster;
-	rados_ioctx_t io;
-};
-
-static void rados_disconnect(const struct rados_api *a, struct rados_conn *c)
-{
-	if (c->io)
-		a->rados_ioctx_destroy(c->io);
-	if (c->cluster)
-		a->rados_shutdown(c->cluster);
-	memset(c, 0, sizeof(*c));
-}
-
-/* The cluster handle: conf= (or librados's search), then CEPH_ARGS; connected. */
-static int rados_configure(const struct rados_api *a, const struct rados_opts *ro, struct rados_conn *c,
-			   char *why, size_t len)
-{
-	char user[160];
-	const char *cluster = ro->clustername[0] ? ro->clustername : "ceph";
-	const char *id = ro->clientname[0] ? ro->clientname : "admin";
-	snprintf(user, sizeof(user), "%s%s", ro->clustername[0] && strchr(id, '.') ? "" : "client.", id);
-	int ret = a->rados_create2(&c->cluster, cluster, user, 0);
-	if (ret < 0) {
-		c->cluster = NULL;
-		snprintf(why, len, "cannot make a handle for cluster '%s' as %s: %s", cluster, user, strerror(-ret));
-		return ret;
-	}
-	ret = a->rados_conf_read_file(c->cluster, ro->conf[0] ? ro->conf : NULL);
-	if (ret < 0 && (ro->conf[0] || (ret != -ENOENT && ret != -EINVAL))) {
-		snprintf(why, len, "conf: cannot read '%.300s': %s", ro->conf[0] ? ro->conf : "the ceph.conf found",
-			 strerror(-ret));
-		return ret;
-	}
-	bool no_conf = ret < 0;
-	if ((ret = a->rados_conf_parse_env(c->cluster, NULL)) < 0) {
-		snprintf(why, len, "CEPH_ARGS: %s", strerror(-ret));
-		return ret;
-	}
-	char mons[256] = "";
-	if (a->rados_conf_get(c->cluster, "mon_host", mons, sizeof(mons)) < 0 || !mons[0]) {
-		snprintf(why, len, "no monitors to connect to: %s (give conf= a ceph.conf with mon_host)",
-			 no_conf ? "no ceph.conf found" : "the ceph.conf has no mon_host");
-		return -ENOENT;
-	}
-	if ((ret = a->rados_connect(c->cluster)) < 0)
-		snprintf(why, len, "cannot connect to the cluster (mon_host %s) as %s: %s%s", mons, user, strerror(-ret),
-			 ret == -ETIMEDOUT ? " (client_mount_timeout passed)" : "");
-	return ret;
-}
-
-static int rados_connect_pool(const struct rados_api *a, const struct rados_opts *ro, struct rados_conn *c,
+static int rados_connect_pool(const struct rados_api *a, const struct rados_opts *ro, struct ceph_conn *c,
 			      char *why, size_t len)
 {
 	memset(c, 0, sizeof(*c));
@@ -163,32 +86,26 @@ static int rados_connect_pool(const struct rados_api *a, const struct rados_opts
 		snprintf(why, len, "pool: not given (the Ceph pool the objects are in)");
 		return -EINVAL;
 	}
-	int ret = rados_configure(a, ro, c, why, len);
-	if (ret)
-		return ret;
-	if ((ret = a->rados_ioctx_create(c->cluster, ro->pool, &c->io)) < 0) {
-		c->io = NULL;
-		snprintf(why, len, "pool '%s': %s", ro->pool, ret == -ENOENT ? "no such pool" : strerror(-ret));
-	}
-	return ret;
+	const struct ceph_target t = { .clustername = ro->clustername, .clientname = ro->clientname,
+				       .conf = ro->conf, .conf_hint = "give conf= a ceph.conf with mon_host",
+				       .pool = ro->pool };
+	return ceph_connect_pool(&a->ceph, &t, c, why, len);
 }
 
 static int rados_load(struct rados_api *a, char *why, size_t len)
 {
-	return engine_load_library("librados.so.2", "librados2", rados_syms, sizeof(rados_syms) / sizeof(rados_syms[0]),
-				   a, why, len);
+	int ret = ceph_load(&a->ceph, why, len);
+	return ret ? ret
+		   : engine_load_library("librados.so.2", "librados2", rados_syms,
+					 sizeof(rados_syms) / sizeof(rados_syms[0]), a, why, len);
 }
 
 /* Before the run: the library loads, the cluster answers, the pool is there. */
 static int rados_probe(const struct job_opts *o, const void *eng_opts, uint64_t *bytes, char *why, size_t len)
 {
 	struct rados_api a;
-	struct rados_conn c;
+	struct ceph_conn c;
 	*bytes = 0; /* objects have no size of their own: size= says */
-	if (o->rw & RW_TRIM) {
-		snprintf(why, len, "rw=%s: RADOS objects have no trim", o->rw_text);
-		return -ENOTSUP;
-	}
 	if (!o->size && !o->filesize_lo) {
 		snprintf(why, len, "size: not given (objects have no size of their own: size= is the job's, "
 			 "split over its nrfiles objects)");
@@ -198,7 +115,7 @@ static int rados_probe(const struct job_opts *o, const void *eng_opts, uint64_t 
 	if (ret)
 		return ret;
 	ret = rados_connect_pool(&a, eng_opts, &c, why, len);
-	rados_disconnect(&a, &c);
+	ceph_disconnect(&a.ceph, &c);
 	return ret;
 }
 
@@ -208,6 +125,7 @@ struct rados_io {
 	struct rados_io *next; /* on the done list */
 	struct io_unit *u;
 	rados_completion_t c;
+	rados_write_op_t op; /* a trim's: zero the range */
 	struct rados_data *d;
 };
 
@@ -218,7 +136,7 @@ struct rados_obj {
 
 struct rados_data {
 	struct rados_api a;
-	struct rados_conn c;
+	struct ceph_conn c;
 	int efd;
 	bool busy_poll;
 	struct rados_obj *objs;
@@ -266,7 +184,7 @@ static void rados_cleanup(struct engine_ctx *ctx)
 		}
 		free(d->objs[i].name);
 	}
-	rados_disconnect(&d->a, &d->c);
+	ceph_disconnect(&d->a.ceph, &d->c);
 	if (d->efd >= 0)
 		close(d->efd);
 	free(d->objs);
@@ -374,6 +292,13 @@ static int rados_queue(struct engine_ctx *ctx, struct io_unit *u)
 	return Q_QUEUED;
 }
 
+static void rados_release_op(struct rados_data *d, struct rados_io *io)
+{
+	if (io->op)
+		d->a.rados_release_write_op(io->op);
+	io->op = NULL;
+}
+
 static int rados_submit(struct rados_data *d, struct io_unit *u)
 {
 	struct rados_io *io = &d->ios[u->index];
@@ -381,12 +306,20 @@ static int rados_submit(struct rados_data *d, struct io_unit *u)
 	int ret = d->a.rados_aio_create_completion2(io, rados_complete, &io->c);
 	if (ret < 0)
 		return ret;
-	if (u->ddir == DDIR_READ)
+	if (u->ddir == DDIR_READ) {
 		ret = d->a.rados_aio_read(d->c.io, oid, io->c, u->buf, u->len, u->offset);
-	else
+	} else if (u->ddir == DDIR_WRITE) {
 		ret = d->a.rados_aio_write(d->c.io, oid, io->c, u->buf, u->len, u->offset);
-	if (ret < 0)
+	} else if (!(io->op = d->a.rados_create_write_op())) {
+		ret = -ENOMEM;
+	} else { /* a trim zeroes the range (as fio 3.33): at the object's end the OSD truncates */
+		d->a.rados_write_op_zero(io->op, u->offset, u->len);
+		ret = d->a.rados_aio_write_op_operate(io->op, d->c.io, io->c, oid, NULL, 0);
+	}
+	if (ret < 0) {
 		d->a.rados_aio_release(io->c);
+		rados_release_op(d, io);
+	}
 	return ret;
 }
 
@@ -424,7 +357,8 @@ static int rados_reap(struct rados_data *d, struct io_unit **out, unsigned max)
 		d->ready = io->next;
 		int r = d->a.rados_aio_get_return_value(io->c);
 		d->a.rados_aio_release(io->c);
-		/* Reads return the bytes read; writes 0 when done. */
+		rados_release_op(d, io);
+		/* Reads return the bytes read; writes and trims 0 when done. */
 		io->u->result = r < 0 ? r : io->u->ddir == DDIR_READ ? r : (int64_t)io->u->len;
 		out[n++] = io->u;
 	}
@@ -452,7 +386,7 @@ static int rados_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, c
 
 const struct engine_ops rados_engine_ops = {
 	.name = "rados",
-	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES,
+	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM,
 	.library = RADOS_LIBRARY,
 	.options = rados_options,
 	.options_size = sizeof(struct rados_opts),

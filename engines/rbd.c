@@ -53,27 +53,17 @@ const struct engine_ops rbd_engine_ops = {
 };
 #else
 
+#include "engines/ceph.h"
+
 #if __has_include(<rbd/librbd.h>) && !defined(IOBENCH_NO_CEPH_HEADERS)
 #include <rbd/librbd.h>
 #else
-/* Debian's librbd-dev and librados-dev are not installed: the declarations used here, as
- * Ceph 16's librados.h and librbd.h have them (only their types are used: the functions
- * are looked up at run time). */
-typedef void *rados_t;
-typedef void *rados_ioctx_t;
+/* Debian's librbd-dev is not installed: the declarations used here, as Ceph 16's librbd.h
+ * has them (only their types are used: the functions are looked up at run time). */
 typedef void *rbd_image_t;
 typedef void *rbd_completion_t;
 typedef void (*rbd_callback_t)(rbd_completion_t cb, void *arg);
 enum { EVENT_TYPE_EVENTFD = 2 };
-int rados_create2(rados_t *pcluster, const char *const clustername, const char *const name, uint64_t flags);
-int rados_conf_read_file(rados_t cluster, const char *path);
-int rados_conf_parse_env(rados_t cluster, const char *var);
-int rados_conf_set(rados_t cluster, const char *option, const char *value);
-int rados_conf_get(rados_t cluster, const char *option, char *buf, size_t len);
-int rados_connect(rados_t cluster);
-void rados_shutdown(rados_t cluster);
-int rados_ioctx_create(rados_t cluster, const char *pool_name, rados_ioctx_t *ioctx);
-void rados_ioctx_destroy(rados_ioctx_t io);
 int rbd_open(rados_ioctx_t io, const char *name, rbd_image_t *image, const char *snap_name);
 int rbd_open_read_only(rados_ioctx_t io, const char *name, rbd_image_t *image, const char *snap_name);
 int rbd_close(rbd_image_t image);
@@ -91,10 +81,7 @@ int rbd_invalidate_cache(rbd_image_t image);
 int rbd_poll_io_events(rbd_image_t image, rbd_completion_t *comps, int numcomp);
 #endif
 
-/* The functions used, in the two libraries: X(function) lists. */
-#define RADOS_FUNCS(X)                                                                                       \
-	X(rados_create2) X(rados_conf_read_file) X(rados_conf_parse_env) X(rados_conf_set) X(rados_conf_get) \
-	X(rados_connect) X(rados_shutdown) X(rados_ioctx_create) X(rados_ioctx_destroy)
+/* librbd's functions used (librados's, for the connection, are ceph.h's). */
 #define RBD_FUNCS(X)                                                                                      \
 	X(rbd_open) X(rbd_open_read_only) X(rbd_close) X(rbd_get_size) X(rbd_set_image_notification)      \
 	X(rbd_aio_create_completion) X(rbd_aio_write) X(rbd_aio_read) X(rbd_aio_discard)                  \
@@ -102,95 +89,36 @@ int rbd_poll_io_events(rbd_image_t image, rbd_completion_t *comps, int numcomp);
 	X(rbd_poll_io_events)
 
 struct rbd_api {
+	struct ceph_api ceph;
 #define MEMBER(f) __typeof__(f) *f;
-	RADOS_FUNCS(MEMBER)
 	RBD_FUNCS(MEMBER)
 #undef MEMBER
 };
 
 #define SYM(f) { #f, offsetof(struct rbd_api, f) },
-static const struct engine_symbol rados_syms[] = { RADOS_FUNCS(SYM) };
 static const struct engine_symbol rbd_syms[] = { RBD_FUNCS(SYM) };
 #undef SYM
 
-/* A connection: the cluster, the pool, the image. */
+/* A connection: the cluster and the pool, the image. */
 struct rbd_conn {
-	rados_t cluster;
-	rados_ioctx_t io;
+	struct ceph_conn ceph;
 	rbd_image_t image;
 };
 
 static int rbd_load(struct rbd_api *a, char *why, size_t len)
 {
-	int ret = engine_load_library("librados.so.2", "librados2", rados_syms,
-				      sizeof(rados_syms) / sizeof(rados_syms[0]), a, why, len);
+	int ret = ceph_load(&a->ceph, why, len);
 	return ret ? ret
 		   : engine_load_library("librbd.so.1", "librbd1", rbd_syms, sizeof(rbd_syms) / sizeof(rbd_syms[0]),
 					 a, why, len);
-}
-
-/* The Ceph name of the user: "client.ID", or as given in full with clustername (as fio). */
-static void rbd_user(const struct rbd_opts *ro, char *name, size_t len)
-{
-	const char *id = ro->clientname[0] ? ro->clientname : "admin";
-	if (ro->clustername[0] && strchr(id, '.'))
-		snprintf(name, len, "%s", id);
-	else
-		snprintf(name, len, "client.%s", id);
 }
 
 static void rbd_disconnect(const struct rbd_api *a, struct rbd_conn *c)
 {
 	if (c->image)
 		a->rbd_close(c->image);
-	if (c->io)
-		a->rados_ioctx_destroy(c->io);
-	if (c->cluster)
-		a->rados_shutdown(c->cluster);
-	memset(c, 0, sizeof(*c));
-}
-
-/* The cluster handle, configured as librados does for its tools: the ceph.conf it finds
- * (CEPH_CONF, /etc/ceph/$cluster.conf, ~/.ceph/, ./), then CEPH_ARGS. */
-static int rbd_configure(const struct rbd_api *a, const struct rbd_opts *ro, bool direct, struct rbd_conn *c,
-			 char *why, size_t len)
-{
-	char user[160];
-	const char *cluster = ro->clustername[0] ? ro->clustername : "ceph";
-	rbd_user(ro, user, sizeof(user));
-	int ret = a->rados_create2(&c->cluster, cluster, user, 0);
-	if (ret < 0) {
-		c->cluster = NULL;
-		snprintf(why, len, "cannot make a handle for cluster '%s' as %s: %s", cluster, user, strerror(-ret));
-		return ret;
-	}
-	ret = a->rados_conf_read_file(c->cluster, NULL);
-	if (ret < 0 && ret != -ENOENT && ret != -EINVAL) {
-		snprintf(why, len, "cannot read the Ceph configuration (CEPH_CONF, /etc/ceph/%s.conf): %s", cluster,
-			 strerror(-ret));
-		return ret;
-	}
-	bool no_conf = ret < 0;
-	ret = a->rados_conf_parse_env(c->cluster, NULL);
-	if (ret < 0) {
-		snprintf(why, len, "CEPH_ARGS: %s", strerror(-ret));
-		return ret;
-	}
-	char mons[256] = "";
-	if (a->rados_conf_get(c->cluster, "mon_host", mons, sizeof(mons)) < 0 || !mons[0]) {
-		snprintf(why, len, "no monitors to connect to: %s (set CEPH_CONF to a ceph.conf with mon_host)",
-			 no_conf ? "no ceph.conf found" : "the ceph.conf found has no mon_host");
-		return -ENOENT;
-	}
-	if (direct && (ret = a->rados_conf_set(c->cluster, "rbd_cache", "false")) < 0) {
-		snprintf(why, len, "cannot turn the librbd cache off for direct=1: %s", strerror(-ret));
-		return ret;
-	}
-	ret = a->rados_connect(c->cluster);
-	if (ret < 0)
-		snprintf(why, len, "cannot connect to the cluster (mon_host %s) as %s: %s%s", mons, user, strerror(-ret),
-			 ret == -ETIMEDOUT ? " (client_mount_timeout passed)" : "");
-	return ret;
+	c->image = NULL;
+	ceph_disconnect(&a->ceph, &c->ceph);
 }
 
 static int rbd_connect(const struct rbd_api *a, const struct rbd_opts *ro, bool direct, bool read_only,
@@ -202,16 +130,15 @@ static int rbd_connect(const struct rbd_api *a, const struct rbd_opts *ro, bool 
 			 !ro->pool[0] ? "Ceph pool holding the image" : "RBD image to do I/O to");
 		return -EINVAL;
 	}
-	int ret = rbd_configure(a, ro, direct, c, why, len);
+	/* librados finds the ceph.conf as for Ceph's tools (CEPH_CONF, /etc/ceph/$cluster.conf,
+	 * ~/.ceph/, ./); direct=1 turns the librbd cache off (as fio). */
+	const struct ceph_target t = { .clustername = ro->clustername, .clientname = ro->clientname,
+				       .conf_hint = "set CEPH_CONF to a ceph.conf with mon_host", .pool = ro->pool,
+				       .set_key = direct ? "rbd_cache" : NULL, .set_value = "false" };
+	int ret = ceph_connect_pool(&a->ceph, &t, &c->ceph, why, len);
 	if (ret)
 		return ret;
-	ret = a->rados_ioctx_create(c->cluster, ro->pool, &c->io);
-	if (ret < 0) {
-		c->io = NULL;
-		snprintf(why, len, "pool '%s': %s", ro->pool, ret == -ENOENT ? "no such pool" : strerror(-ret));
-		return ret;
-	}
-	ret = (read_only ? a->rbd_open_read_only : a->rbd_open)(c->io, ro->rbdname, &c->image, NULL);
+	ret = (read_only ? a->rbd_open_read_only : a->rbd_open)(c->ceph.io, ro->rbdname, &c->image, NULL);
 	if (ret < 0) {
 		c->image = NULL;
 		snprintf(why, len, "image '%s' in pool '%s': %s", ro->rbdname, ro->pool,

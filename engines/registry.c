@@ -31,6 +31,9 @@ extern const struct engine_ops e4defrag_engine_ops;
 extern const struct engine_ops net_engine_ops;
 extern const struct engine_ops netsplice_engine_ops;
 extern const struct engine_ops http_engine_ops;
+extern const struct engine_ops nbd_engine_ops;
+extern const struct engine_ops gfapi_engine_ops;
+extern const struct engine_ops gfapi_async_engine_ops;
 /* fio's engines iobench does not carry out (engines/fio_only.c): their jobs are refused. */
 extern const struct engine_ops sg_engine_ops;
 extern const struct engine_ops rdma_engine_ops;
@@ -74,6 +77,9 @@ static const struct engine_ops *const engines[] = {
 	&net_engine_ops,
 	&netsplice_engine_ops,
 	&http_engine_ops,
+	&nbd_engine_ops,
+	&gfapi_engine_ops,
+	&gfapi_async_engine_ops,
 	&sg_engine_ops,
 	&rdma_engine_ops,
 	&rpma_apm_client_engine_ops,

@@ -8,8 +8,11 @@ clean (iobench's stdout is one JSON document and its stderr is empty),
 split (read/write split within 5%, totals exact), keys (JSON key paths and number types),
 opts (global/job option maps), jobs (names, groupids, order), files (same files created).
 Prints one TAP line per check.
+For a target outside the working directory (a Gluster volume): FIO_DIFF_PRE is a shell
+command run before each tool's run (to empty the volume), and FIO_DIFF_FILES a glob (on its
+FUSE mount: /mnt/gv/s*) of the files the 'files' check lists instead of the working directory's.
 """
-import json, os, shlex, shutil, subprocess, sys
+import glob, json, os, shlex, shutil, subprocess, sys
 
 # Top-level keys left out of the 'keys' check (FIO_DIFF_IGNORE_TOP="disk_util ..."): fio's rbd
 # engine reports the local disk of the working directory, which iobench does not.
@@ -33,6 +36,8 @@ def types(v, path, out):
 
 def run(prog, args, wd, env):
     os.makedirs(wd, exist_ok=True)
+    if env.get('FIO_DIFF_PRE'):
+        subprocess.run(env['FIO_DIFF_PRE'], shell=True, check=False)
     fmt = [] if any(a.startswith('--output-format=') for a in args) else ['--output-format=json']
     p = subprocess.run([prog] + fmt + args, cwd=wd, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
@@ -45,7 +50,10 @@ def run(prog, args, wd, env):
     except ValueError:
         doc = None
     files = []
-    for root, dirs, names in os.walk(wd):
+    if env.get('FIO_DIFF_FILES'):
+        for path in glob.glob(env['FIO_DIFF_FILES']):
+            files.append((os.path.basename(path), os.path.getsize(path)))
+    for root, dirs, names in os.walk(wd) if not env.get('FIO_DIFF_FILES') else ():
         for n in names:
             path = os.path.join(root, n)
             files.append((os.path.relpath(path, wd), os.path.getsize(path)))

@@ -1,15 +1,18 @@
 # A single-node Ceph for tests (sourced by tests/ceph/t_ceph.sh; POSIX sh).
 #
 # One mon, one mgr and one bluestore OSD on a loop device over a sparse file, all on
-# 127.0.0.1, with every path (data, run, log, admin sockets, pid files, keyrings) under
+# 127.0.0.1 (and, when asked, one MDS with a CephFS mounted through ceph-fuse), with every path (data, run, log, admin sockets, pid files, keyrings) under
 # $C and a private ceph.conf ($C/ceph.conf). Facts behind the settings:
 # ../shared/reference/ceph-single-node.md (a one-OSD cluster needs pool size 1 allowed and its
 # warning off; HEALTH_OK comes ~25 s after the mon starts).
 #
 # ceph_start: start it (returns non-zero, with the reason on stderr, when it cannot);
 # ceph_wait_ok SECONDS: wait for HEALTH_OK; ceph_rgw_start: a RADOS Gateway (S3) on
-# 127.0.0.1:8000; ceph_stop: stop every daemon by its pid file and detach the loop device
-# (idempotent, safe to call from a trap).
+# 127.0.0.1:8000; ceph_fs_start: an MDS (mds.a) and a CephFS `cephfs` (pools cephfs_data,
+# cephfs_metadata); ceph_fuse_mount DIR: that CephFS mounted at DIR with ceph-fuse (the
+# kernel here has no ceph module: Rook's `mounter: fuse`); ceph_stop: unmount the CephFS,
+# stop every daemon by its pid file and detach the loop device (idempotent, safe to call from
+# a trap).
 
 CEPH_OSD_SIZE=${CEPH_OSD_SIZE:-6G}
 
@@ -54,6 +57,13 @@ osd_data = $C/osd-\$id
 keyring = $C/osd-\$id/keyring
 osd_objectstore = bluestore
 osd_memory_target = 1073741824
+[mds]
+mds_data = $C/mds-\$id
+keyring = $C/mds-\$id/keyring
+mds_beacon_interval = 1
+mds_beacon_grace = 10
+mds_reconnect_timeout = 3
+mds_ping_interval = 1
 [client.rgw.gw]
 rgw_frontends = beast endpoint=127.0.0.1:8000
 rgw_data = $C/rgw-gw
@@ -143,6 +153,50 @@ ceph_rgw_start() {
 	return 1
 }
 
+# The MDS mds.a and a CephFS on two new pools; waits until a rank is up:active (a few s).
+ceph_fs_start() {
+	mkdir -p "$C/mds-a"
+	{
+		ceph auth get-or-create mds.a mon 'allow profile mds' osd 'allow rwx' mds 'allow' mgr 'allow profile mds' \
+			-o "$C/mds-a/keyring" &&
+			ceph osd pool create cephfs_metadata 8 8 && ceph osd pool create cephfs_data 8 8 &&
+			ceph fs new cephfs cephfs_metadata cephfs_data &&
+			ceph fs set cephfs standby_count_wanted 0
+	} >>"$C/log/setup.log" 2>&1 || { echo "ceph: cannot make the CephFS (see $C/log/setup.log)" >&2; return 1; }
+	ceph-mds -c "$C/ceph.conf" -i a >>"$C/log/start.log" 2>&1 || { echo "ceph: ceph-mds does not start" >&2; return 1; }
+	n=0
+	while [ $n -lt 120 ]; do
+		timeout 10 ceph fs status cephfs -f json 2>/dev/null | jq -e '[(.mdsmap // [])[] | select(.state == "active")] | length == 1' \
+			>/dev/null && return 0
+		sleep 0.5
+		n=$((n + 1))
+	done
+	echo "ceph: no active MDS after 60 s: $(timeout 10 ceph fs status 2>&1 | tr '\n' ' ' | tr -s ' ')" >&2
+	return 1
+}
+
+# The CephFS mounted at DIR through ceph-fuse as client.admin (its pid file:
+# $C/run/ceph-fuse.pid; the mount point in $C/fuse-mnt for ceph_stop).
+ceph_fuse_mount() { # dir
+	mkdir -p "$1" || return 1
+	echo "$1" >"$C/fuse-mnt"
+	ceph-fuse -c "$C/ceph.conf" --id admin --pid-file "$C/run/ceph-fuse.pid" \
+		--admin-socket "$C/run/ceph-fuse.asok" --client_fs cephfs "$1" \
+		>>"$C/log/start.log" 2>&1 || { echo "ceph: ceph-fuse cannot mount the CephFS at $1 (see $C/log/start.log)" >&2; return 1; }
+	grep -q " $1 fuse.ceph-fuse " /proc/mounts || { echo "ceph: ceph-fuse returned but $1 is not mounted" >&2; return 1; }
+}
+
+# Unmount the ceph-fuse mount (lazily if it is busy) and stop ceph-fuse.
+ceph_fuse_umount() {
+	[ -s "$C/fuse-mnt" ] || return 0
+	m=$(cat "$C/fuse-mnt")
+	if grep -q " $m fuse" /proc/mounts; then
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	fi
+	ceph_stop_pidfile "$C/run/ceph-fuse.pid"
+	rm -f "$C/fuse-mnt"
+}
+
 # Is process p running (not gone, not a zombie waiting for its parent)?
 ceph_alive() {
 	s=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
@@ -164,7 +218,8 @@ ceph_stop_pidfile() {
 
 ceph_stop() {
 	[ -n "${C:-}" ] && [ -d "$C" ] || return 0
-	for t in client.rgw.gw osd.0 mgr.x mon.a; do ceph_stop_pidfile "$C/run/$t.pid"; done
+	ceph_fuse_umount
+	for t in client.rgw.gw mds.a osd.0 mgr.x mon.a; do ceph_stop_pidfile "$C/run/$t.pid"; done
 	if [ -s "$C/loop" ]; then
 		losetup -d "$(cat "$C/loop")" 2>/dev/null
 		rm -f "$C/loop"

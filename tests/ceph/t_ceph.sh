@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make test-ceph`: iobench's rbd and rados engines on a real single-node Ceph, against fio
 # 3.33 on the same cluster (not part of `make test`: it needs Debian's Ceph packages, root
-# and about four minutes).
+# and 6 to 8 minutes).
 #
 # The cluster (tests/ceph/cluster.sh): one mon, one mgr and one bluestore OSD on a loop
 # device over a sparse file in a temporary directory, on 127.0.0.1, with a private ceph.conf
@@ -17,6 +17,8 @@
 # unreachable cluster) refused in one line, exit 1, in seconds. Then it prints iobench/fio
 # ratios for rbd 4k randwrite/randread QD32, rbd 4m read and rados 4m write
 # (CEPH_PAIRS alternating pairs each, default 3; CEPH_RUNTIME seconds per run, default 4).
+# Then CephFS: an MDS and a file system mounted with ceph-fuse, the Rook user's bs x rw sweep
+# on it as CSV, fio's work on the same points, host-vs-pod figures (tests/ceph/t_cephfs.sh).
 # Last, a RADOS Gateway (S3 on 127.0.0.1:8000) with an S3 user: curl's SigV4 puts, gets and
 # deletes objects, checked against the gateway's own accounting (radosgw-admin bucket stats);
 # then iobench's http engine in S3 mode against it (tests/ceph/t_s3.sh).
@@ -29,7 +31,7 @@ if [ "${IOBENCH_CEPH_INNER:-}" != 1 ]; then
 		echo "test-ceph: needs root (a loop device, namespaces)" >&2
 		exit 1
 	fi
-	for c in ceph ceph-mon ceph-mgr ceph-osd ceph-authtool monmaptool rados rbd radosgw radosgw-admin fio jq \
+	for c in ceph ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse setpriv ceph-authtool monmaptool rados rbd radosgw radosgw-admin fio jq \
 		python3 curl s3cmd losetup unshare ip timeout; do
 		command -v "$c" >/dev/null 2>&1 || { echo "test-ceph: $c is missing (make test-ceph installs it)" >&2; exit 1; }
 	done
@@ -42,7 +44,7 @@ if [ "${IOBENCH_CEPH_INNER:-}" != 1 ]; then
 	ok() { echo "ok - $*" | tee -a "$LOG"; }
 	notok() { echo "not ok - $*" | tee -a "$LOG"; }
 	check() { d=$1; shift; if "$@"; then ok "$d"; else notok "$d"; fi; }
-	check "teardown: no Ceph daemon of the test is left" sh -c "! pgrep -f '(ceph-(mon|mgr|osd)|radosgw) -c $T/' >/dev/null"
+	check "teardown: no Ceph daemon of the test is left" sh -c "! pgrep -f '(ceph-(mon|mgr|osd|mds|fuse)|radosgw) -c $T/' >/dev/null"
 	check "teardown: no loop device over the test's files" sh -c "! losetup -a | grep -q '$T/'"
 	check "teardown: no mount under the test's directory" sh -c "! grep -q ' $T' /proc/mounts"
 	rm -rf "$T"
@@ -113,6 +115,8 @@ rbd-randrw-direct | --name=m $RBD --rw=randrw --bs=16k --iodepth=16 --size=32m -
 rbd-two-jobs | --name=a $RBD --rw=randwrite --bs=4k --iodepth=8 --size=8m --name=b $RBD --rw=randread --bs=4k --iodepth=8 --size=8m --offset=64m | jobs,ios,keys,clean
 rados-write | --name=o $RADOS --rw=write --bs=4m --iodepth=16 --size=128m --nrfiles=4 | jobs,ios,keys,opts,clean
 rados-randwrite | --name=o $RADOS --rw=randwrite --bs=4k --iodepth=32 --size=16m --nrfiles=2 --touch_objects=0 | jobs,ios,keys,clean
+rados-trim | --name=t $RADOS --rw=trim --bs=1m --iodepth=8 --size=8m --nrfiles=2 | jobs,ios,keys,clean
+rados-trimwrite | --name=tw $RADOS --rw=trimwrite --bs=1m --iodepth=8 --size=8m --nrfiles=2 | jobs,ios,keys,clean
 EOF
 	[ -n "$EX" ] && echo "example-rbd.fio | $EX/rbd.fio | jobs,ios,keys,clean"
 	[ -n "$EX" ] && [ -f /etc/ceph/ceph.conf ] && echo "example-rados.fio | $EX/rados.fio | jobs,ios,keys,clean"
@@ -148,6 +152,24 @@ size=$(rados -p rados stat big.0.0 2>/dev/null | sed 's/.*size //')
 check "rados: fio 3.33 says the same job wrote 256 MiB (exit $rc) while the object holds $size bytes" \
 	sh -c "[ $rc -eq 0 ] && [ \$(jq '.jobs[0].write.io_bytes' '$O/big-fio.json') -eq 268435456 ] && [ '$size' = 134217728 ]"
 purge
+# Trims zero the range (a write op with rados_write_op_zero, as fio 3.33); at an object's end
+# the OSD truncates it. The same trims on the same objects leave the same bytes with both tools.
+head -c 4194304 /dev/urandom >"$O/obj4m-r"
+for tool in fio iobench; do
+	p=$IOBENCH
+	[ $tool = fio ] && p=fio
+	rados -p rados put t.0.0 "$O/obj4m-r" && rados -p rados put t.0.1 "$O/obj4m-r"
+	"$p" --name=t $RADOS --rw=trim --bs=1m --iodepth=4 --size=4m --nrfiles=2 --output-format=json \
+		>"$O/trim-$tool.json" 2>"$O/trim-$tool.err"
+	echo "$? $(jq -c '.jobs[0].trim | [.io_bytes, .total_ios]' "$O/trim-$tool.json")" >"$O/trim-$tool.res"
+	rados -p rados get t.0.0 "$O/trim-$tool.0" && rados -p rados get t.0.1 "$O/trim-$tool.1"
+	purge
+done
+check "rados: rw=trim of the first 2 MiB of two 4 MiB objects: iobench and fio trim 4 MiB in 4 trims, exit 0" \
+	sh -c "[ \"\$(cat '$O/trim-iobench.res')\" = '0 [4194304,4]' ] && [ \"\$(cat '$O/trim-fio.res')\" = '0 [4194304,4]' ] && [ ! -s '$O/trim-iobench.err' ]"
+head -c 2097152 /dev/zero >"$O/zero2m"
+check "rados: the objects iobench trimmed hold what fio's do (2 MiB zeroed, the rest and the size kept; objects there before the job are kept)" \
+	sh -c "cmp -s '$O/trim-fio.0' '$O/trim-iobench.0' && cmp -s '$O/trim-fio.1' '$O/trim-iobench.1' && [ \$(stat -c %s '$O/trim-iobench.1') -eq 4194304 ] && cmp -s -n 2097152 '$O/trim-iobench.1' '$O/zero2m' && cmp -s -i 2097152 '$O/trim-iobench.1' '$O/obj4m-r'"
 
 # ---- rbd: verify, fsync ----
 "$IOBENCH" --name=v $RBD --rw=randwrite --bs=4k --iodepth=16 --size=16m --offset=256m --verify=crc32c \
@@ -236,6 +258,9 @@ while read -r name a b; do
 done <"$O/figures"
 echo
 
+# ---- CephFS through ceph-fuse: the sweep as CSV, fio's work, host against pod ----
+. "$TOP/tests/ceph/t_cephfs.sh"
+
 # ---- the RADOS Gateway with an S3 user; iobench's S3 (http) engine against it ----
 # curl signs with AWS SigV4 (RGW needs x-amz-content-sha256: UNSIGNED-PAYLOAD with curl 7.88).
 t0=$(date +%s)
@@ -273,6 +298,8 @@ fi
 umount /etc/ceph 2>/dev/null
 ceph_stop
 trap - EXIT
+check "teardown: the CephFS unmounted (no ceph-fuse mount in this namespace), ceph-fuse and the MDS stopped" \
+	sh -c "! grep -q ' fuse.ceph-fuse ' /proc/mounts && [ ! -e '$C/run/ceph-fuse.pid' ] && [ ! -e '$C/run/mds.a.pid' ]"
 # (Stopped daemons stay zombies of this shell, the namespace's init, until it exits.)
 check "teardown: the daemons stopped by their pid files, the loop device detached" \
-	sh -c "! ps -eo stat=,comm= | awk '\$1 !~ /^Z/ && \$2 ~ /^(ceph-(mon|mgr|osd)|radosgw)\$/' | grep -q . && [ ! -e '$C/loop' ]"
+	sh -c "! ps -eo stat=,comm= | awk '\$1 !~ /^Z/ && \$2 ~ /^(ceph-(mon|mgr|osd|mds|fuse)|radosgw)\$/' | grep -q . && [ ! -e '$C/loop' ]"

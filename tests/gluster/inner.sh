@@ -136,7 +136,7 @@ for fs in gluster ext4; do
 		"$(jq '.jobs[2].whole_files.files_per_sec | floor' "$o-sf.json")" \
 		"$(jq '.jobs[2].read.bw / 1024 | floor' "$o-sf.json")" "$(jq '.jobs[3].read.bw / 1024 | floor' "$o-sf.json")"
 done
-echo
+. "$TOP/tests/gluster/gfapi.sh"
 teardown
 trap - EXIT
 left=$(pgrep -f "$T" | wc -l)

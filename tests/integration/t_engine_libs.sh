@@ -1,5 +1,6 @@
 #!/bin/sh
-# Issue 17: engines whose libraries are optional (rbd: librbd, rados: librados). The dynamic
+# Issue 17: engines whose libraries are optional (rbd: librbd, rados: librados; nbd and
+# gfapi have their own scripts, t_nbd.sh and t_gfapi.sh, and their static lines here). The dynamic
 # ./iobench lists them and loads the library only when a job asks for one; a missing library
 # is one line naming the Debian package, exit 1 (simulated with IOBENCH_TEST_HIDE_LIBS where
 # the library is installed); the engines build without librbd-dev/librados-dev; the static
@@ -74,8 +75,8 @@ for d in "$TOP/../shared/fio-examples" "$TOP/../../shared/fio-examples"; do
 done
 
 # Without Debian's librbd-dev and librados-dev: the engines declare what they use.
-for e in rbd rados; do
-	check "engines/$e.c builds without the Ceph headers (its own declarations), -Werror" \
+for e in rbd rados ceph; do
+	check "engines/$e.c builds without the Ceph headers (declarations of its own or engines/ceph.h's), -Werror" \
 		cc -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -Werror -I"$TOP" -D_GNU_SOURCE \
 		-DIOBENCH_NO_CEPH_HEADERS -c "$TOP/engines/$e.c" -o "$T/$e.o"
 done
@@ -100,3 +101,17 @@ refused "iobench-static: an rbd job is refused in one line naming the dynamic io
 check "iobench-static --parse-only still accepts rbd and rados jobs" "$S" --parse-only $RBDJOB --name=k $RADOSJOB
 check "iobench-static holds no librbd or librados code (no rbd_aio_ / rados_aio_ names)" \
 	sh -c "! grep -q -a -e rbd_aio_write -e rados_aio_write '$S'"
+# nbd (libnbd) and gfapi, gfapi_async (libgfapi): compiled out the same way.
+for e in nbd gfapi gfapi_async; do
+	check "iobench-static --enghelp: $e (compiled out of this static binary)" grep -qx "	$e (compiled out of this static binary)" seng.txt
+done
+refused "iobench-static: an nbd job is refused in one line naming the dynamic iobench" \
+	"iobench: job 'j': ioengine=nbd is compiled out of this static binary (libnbd.so.0 can be neither linked statically nor loaded by a static program); use the dynamically linked iobench" \
+	"$S" --name=j --ioengine=nbd --uri=nbd://127.0.0.1 --rw=read
+refused "iobench-static: a gfapi_async job is refused in one line naming the dynamic iobench" \
+	"iobench: job 'j': ioengine=gfapi_async is compiled out of this static binary (libgfapi.so.0 can be neither linked statically nor loaded by a static program); use the dynamically linked iobench" \
+	"$S" --name=j --ioengine=gfapi_async --volume=v --brick=h --size=1m
+check "iobench-static --parse-only still accepts nbd and gfapi jobs" "$S" --parse-only --name=j --ioengine=nbd \
+	--uri=nbd://127.0.0.1 --name=k --ioengine=gfapi --volume=v --brick=h --size=1m
+check "iobench-static holds no libnbd or libgfapi code (no nbd_aio_pwrite / glfs_pwrite_async names)" \
+	sh -c "! grep -q -a -e nbd_aio_pwrite -e glfs_pwrite_async '$S'"
