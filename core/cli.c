@@ -12,6 +12,7 @@
 #include "core/expr.h"
 #include "core/parse.h"
 #include "core/options.h"
+#include "core/profile.h"
 #include "core/version.h"
 
 static unsigned format_bit(const char *name)
@@ -177,6 +178,14 @@ static int flag_compare_threshold(const struct flag_call *c)
 
 static int flag_cmdhelp(const struct flag_call *c)
 {
+	if (c->cfg->profile) { /* fio: after --profile, the profile's options */
+		if (profile_print_help(c->out, c->cfg->profile, c->val) < 0) {
+			fprintf(stderr, "iobench: --cmdhelp: profile %s has no option '%.*s%s'\n", c->cfg->profile,
+				SHOWN(c->val));
+			return -ENOENT;
+		}
+		return FLAG_EXIT;
+	}
 	if (options_print_help(c->out, c->val) < 0) {
 		fprintf(stderr, "iobench: --cmdhelp: no option '%s'\n", c->val);
 		return -ENOENT;
@@ -317,6 +326,8 @@ const struct cli_flag cli_flags[] = {
 	  "run in the background: the pid in PIDFILE (removed at the end), the report to --output or stdout", 0 },
 	{ "cmdhelp", NULL, FLAG_OPTIONAL, "OPTION", flag_cmdhelp,
 	  "help on one option, or a list of all", 0 },
+	{ "profile", NULL, FLAG_VALUE, "NAME", flag_profile,
+	  "run fio's profile NAME (act, tiobench): its jobs, from its options on the command line", 0 },
 	{ "enghelp", NULL, FLAG_OPTIONAL, "ENGINE[,OPTION]", flag_enghelp,
 	  "the engines, one engine's options, or one of them", 0 },
 	{ "dump-options", NULL, FLAG_INLINE, "FMT", flag_dump_options,
@@ -469,6 +480,31 @@ static int job_arg(const char *key, const char *val, int argc, char **argv, int 
 	return job_option(key, def, val, cfg, *job);
 }
 
+/* --profile's jobs, taken as options after the command line's: its globals win over the
+ * user's of the same name (as in fio), its --name options start its jobs. */
+static int profile_jobs(struct run_cfg *cfg)
+{
+	if (cfg->njobs) {
+		fprintf(stderr, "iobench: --profile=%s makes its own jobs: give it no job file and no --name\n",
+			cfg->profile);
+		return -EINVAL;
+	}
+	char **tok = NULL;
+	size_t n = 0;
+	int ret = profile_tokens(cfg, &tok, &n);
+	struct job *job = NULL;
+	for (size_t k = 0; !ret && k < n; k++) {
+		char *eq = strchr(tok[k], '=');
+		if (eq)
+			*eq = '\0';
+		char *argv[] = { tok[k], NULL };
+		int i = 0;
+		ret = job_arg(tok[k], eq ? eq + 1 : NULL, 1, argv, &i, cfg, &job, 0);
+	}
+	profile_tokens_free(tok, n);
+	return ret;
+}
+
 enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 {
 	struct job *job = NULL;
@@ -509,6 +545,8 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 		if (ret == FLAG_RUN_NOW)
 			return CLI_RUN;
 	}
+	if (cfg->profile && profile_jobs(cfg))
+		return CLI_ERROR;
 	return cli_flags_finish(cfg) ? CLI_ERROR : CLI_RUN;
 }
 

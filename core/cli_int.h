@@ -67,6 +67,8 @@ int flag_daemonize(const struct flag_call *c);
 int flag_merge_blktrace_only(const struct flag_call *c);
 int flag_append_terse(const struct flag_call *c);
 int flag_max_jobs(const struct flag_call *c);
+/* core/profile.c: --profile=NAME (act, tiobench). */
+int flag_profile(const struct flag_call *c);
 /* After the whole command line: flags that need each other (--trigger needs a time to run),
  * and --debug=parse's lines for every option given. 0, or -EINVAL after one line. */
 int cli_flags_finish(struct run_cfg *cfg);

@@ -63,6 +63,10 @@ enum engine_flags {
 	/* The I/Os move no data (cpuio, exec): each is counted (total_ios) with no bytes, and
 	 * only the runtime, number_ios or the engine (Q_DONE) ends the job, as in fio. */
 	ENGINE_NO_IO = 1 << 10,
+	/* One of fio's engines that iobench does not carry out (engines/fio_only.c): its options
+	 * parse as fio's do and --parse-only passes; a job that would run on it is refused in
+	 * one line naming the engine and what it needs (engine_ops.library). */
+	ENGINE_ABSENT = 1 << 11,
 };
 
 struct engine_ctx {
@@ -98,7 +102,8 @@ struct engine_ctx {
 struct engine_ops {
 	const char *name;
 	unsigned flags;
-	/* The shared library it loads at run time, for messages ("librbd.so.1"); NULL for none. */
+	/* The shared library it loads at run time, for messages ("librbd.so.1"); NULL for none.
+	 * ENGINE_ABSENT engines: what the engine needs, for the line refusing its jobs. */
 	const char *library;
 	/* Its own options: a table ended by { NULL } whose offsets are into a struct of
 	 * options_size bytes, filled from the defaults and the job's values (ctx->eng_opts). */

@@ -103,10 +103,12 @@ static const struct option_def *job_option(const struct job *job, const struct o
 	}
 	char what[400], engines[256] = "";
 	const struct engine_ops *e;
-	for (size_t i = 0; (e = engine_by_index(i)); i++)
-		if (option_find_in(e->options, kv->name))
-			snprintf(engines + strlen(engines), sizeof(engines) - strlen(engines), "%s%s",
-				 engines[0] ? " " : "", e->name);
+	/* The engines iobench carries out first; fio's others (sg, xnvme...) when none has it. */
+	for (int absent = 0; absent < 2 && !engines[0]; absent++)
+		for (size_t i = 0; (e = engine_by_index(i)); i++)
+			if (!(e->flags & ENGINE_ABSENT) == !absent && option_find_in(e->options, kv->name))
+				snprintf(engines + strlen(engines), sizeof(engines) - strlen(engines), "%s%s",
+					 engines[0] ? " " : "", e->name);
 	if (engines[0])
 		snprintf(what, sizeof(what), "option '%.200s' is for the %s engine, not %s", kv->name, engines,
 			 job->ops->name);
@@ -217,5 +219,6 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 		fprintf(stderr, "iobench: job '%s': %s\n", name, why[0] ? why : "invalid engine options");
 		return -EINVAL;
 	}
+	compat_resolve(o);
 	return opts_io_resolve(job, lists, 3);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/opts_io.h"
+#include "core/compat_opts.h"
 #include "core/jobenv.h"
 #include "core/trim.h"
 #include "core/iolog_opts.h"
@@ -173,6 +174,7 @@ struct job_opts {
 	struct iolog_opts iolog;   /* write_iolog, read_iolog, replay_* (core/iolog_opts.h) */
 	struct ss_opts ss;         /* core/options_ss.h: steady state, latency target */
 	struct zone_opts zone;     /* zonemode and its options (core/zone.h) */
+	struct compat_opts compat; /* bs_is_seq_rand, atomic, the profiles' options (core/compat_opts.h) */
 	/* logs */
 	char bw_log[PATH_MAX], iops_log[PATH_MAX], lat_log[PATH_MAX], hist_log[PATH_MAX];
 	uint64_t log_avg_msec, log_hist_msec;

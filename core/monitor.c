@@ -51,6 +51,7 @@ static double clone_done(const struct job_opts *o, const struct clone_result *c,
 void run_progress_get(struct run_ctx *rc, struct run_progress *p)
 {
 	uint64_t now = clock_now_ns(), bytes[DDIR_NR] = { 0 }, ios[DDIR_NR] = { 0 };
+	uint64_t bw_lo = 0, bw_hi = 0, iops_lo = 0, iops_hi = 0;
 	double done = 0.0;
 	size_t k = 0;
 	memset(p, 0, sizeof(*p));
@@ -69,9 +70,20 @@ void run_progress_get(struct run_ctx *rc, struct run_progress *p)
 		done += clone_done(o, c, b, atomic_load_explicit(&c->progress.elapsed_ms, memory_order_relaxed), state);
 		p->running += state == CLONE_RUNNING;
 		p->done += state == CLONE_DONE;
+		for (int d = 0; state == CLONE_RUNNING && d < DDIR_NR; d++) {
+			if (!job_has_dir(o, (enum ddir)d)) /* as fio: the directions the job does */
+				continue;
+			bw_lo += o->rate_min[d];
+			bw_hi += o->rate[d];
+			iops_lo += o->rate_iops_min[d];
+			iops_hi += o->rate_iops[d];
+		}
 		if (k + 1 < sizeof(p->states))
 			p->states[k++] = state_letter(o, state);
 	}
+	p->rate_kind = bw_lo || bw_hi ? 1 : iops_lo || iops_hi ? 2 : 0;
+	p->rate_lo = p->rate_kind == 1 ? bw_lo : iops_lo;
+	p->rate_hi = p->rate_kind == 1 ? bw_hi : iops_hi;
 	p->pct_done = rc->nclones ? done * 100.0 / (double)rc->nclones : 100.0;
 	double spent = (double)(now - rc->start_ns) / 1e9;
 	p->eta_s = p->pct_done > 0.0 ? (uint64_t)(spent * (100.0 - p->pct_done) / p->pct_done + 0.5) : 0;

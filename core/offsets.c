@@ -12,9 +12,18 @@ static struct perm *perm_of(struct wstate *s, struct wfile *f)
 	return &s->perms[f - s->files];
 }
 
+/* A new pass over the files (the first file's): fio closes and reopens them, and the sync
+ * fsync=N owes may come again (worker_io.c: io_sync_if_due). */
+static void pass_restart(struct wstate *s, const struct wfile *f)
+{
+	if (!s->o->time_based && f == s->files)
+		s->syncs.last_sync = false;
+}
+
 static void file_new_pass(struct wstate *s, struct wfile *f)
 {
 	f->pass_bytes = 0;
+	pass_restart(s, f);
 	if (s->o->rw & RW_RANDOM)
 		perm_init(perm_of(s, f), f->blocks ? f->blocks : 1, &s->rng);
 }
@@ -172,11 +181,26 @@ enum ddir offsets_next_ddir(struct wstate *s)
 	return w ? DDIR_WRITE : DDIR_READ;
 }
 
+/* bs_is_seq_rand: will the next I/O of direction d take a random offset? A percentage_random
+ * draw is made now and kept for offsets_next; rw=mode:N's follow-up I/Os are sequential. */
+static bool next_is_random(struct wstate *s, enum ddir d)
+{
+	const struct job_opts *o = s->o;
+	if (!(o->rw & RW_RANDOM) || s->off.mod_left)
+		return false;
+	if (o->pct_random[d] >= 100)
+		return true;
+	s->off.planned = rng_below(&s->rng, 100) < o->pct_random[d] ? 2 : 1;
+	return s->off.planned == 2;
+}
+
 uint64_t offsets_next_len(struct wstate *s, enum ddir d)
 {
 	const struct job_opts *o = s->o;
 	if (s->trim.pairs && d == DDIR_WRITE && (o->rw & RW_RANDOM))
 		return s->trim.trim_len; /* randtrimwrite: the write covers what the trim did */
+	if (o->compat.bs_is_seq_rand) /* as fio: the read sizes for sequential I/Os, the write sizes for random */
+		d = next_is_random(s, d) ? DDIR_WRITE : DDIR_READ;
 	if (o->nbssplit[d]) {
 		unsigned pick = (unsigned)rng_below(&s->rng, 100), cum = 0;
 		for (unsigned i = 0; i < o->nbssplit[d]; i++) {
@@ -295,8 +319,10 @@ static uint64_t aligned_block(struct wstate *s, struct wfile *f, enum ddir d, ui
 static uint64_t sequential_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
 {
 	uint64_t usable = f->blocks * s->off.granule;
-	if (f->pos[d] + len > usable || (int64_t)f->pos[d] < 0)
+	if (f->pos[d] + len > usable || (int64_t)f->pos[d] < 0) {
 		f->pos[d] = s->o->rw_mod < 0 ? usable - len : 0;
+		pass_restart(s, f);
+	}
 	uint64_t off = f->pos[d];
 	f->pos[d] = (uint64_t)((int64_t)(off + len) + s->o->rw_mod);
 	if (s->o->rw_mod < 0 && (int64_t)off + (int64_t)len + s->o->rw_mod < 0)
@@ -343,13 +369,15 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 		off = o->rw_sequencer == SEQ_IDENTICAL ? s->off.last_off : s->off.last_end[d];
 		if (off + len > f->blocks * s->off.granule)
 			off = random_block(s, f, d, len);
-	} else if (o->pct_random[d] < 100 && rng_below(&s->rng, 100) >= o->pct_random[d]) {
+	} else if (o->pct_random[d] < 100 &&
+		   (s->off.planned ? s->off.planned == 1 : rng_below(&s->rng, 100) >= o->pct_random[d])) {
 		off = s->off.last_end[d] + len <= f->blocks * s->off.granule ? s->off.last_end[d] : 0;
 	} else {
 		off = o->io.ba_given ? aligned_block(s, f, d, len) : random_block(s, f, d, len);
 		if (o->rw_mod > 1)
 			s->off.mod_left = (uint64_t)o->rw_mod - 1;
 	}
+	s->off.planned = 0;
 	s->off.last_off = off;
 	s->off.last_end[d] = off + len;
 	return f->cf->offset + off;

@@ -305,6 +305,7 @@ extern const struct option_def options_iolog[];  /* core/options_iolog.c */
 extern const struct option_def options_env[];    /* core/options_env.c */
 extern const struct option_def options_ss[];     /* core/options_ss.c */
 extern const struct option_def options_zone[];   /* core/options_zone.c */
+extern const struct option_def options_compat[]; /* core/options_compat.c */
 
 const struct option_def *const option_tables[] = {
 	option_table,
@@ -315,5 +316,6 @@ const struct option_def *const option_tables[] = {
 	options_env,
 	options_ss,
 	options_zone,
+	options_compat,
 	NULL,
 };

@@ -135,6 +135,8 @@ int option_set_at(struct job_opts *o, void *base, const struct option_def *def, 
 		ret = parse_time_us(value, def->unit, (uint64_t *)field);
 		if (ret)
 			snprintf(err, errlen, ret == -ERANGE ? "'%.*s%s' is too long a time"
+					      : ret == -EDOM ? "'%.*s%s' is less than one whole unit (fio would take 0: give "
+							       "a unit, as 500ms)"
 							     : "cannot parse '%.*s%s' as a time", SHOWN(value));
 		return ret;
 	case OPT_FUNC:
@@ -292,7 +294,9 @@ int options_print_enghelp(FILE *out, const char *arg)
 		fprintf(out, "Available IO engines:\n");
 		for (size_t i = 0; (e = engine_by_index(i)); i++)
 			fprintf(out, "\t%s%s\n", e->name,
-				e->flags & ENGINE_COMPILED_OUT ? " (compiled out of this static binary)" : "");
+				e->flags & ENGINE_COMPILED_OUT ? " (compiled out of this static binary)"
+				: e->flags & ENGINE_ABSENT    ? " (fio's; not carried out by iobench)"
+							      : "");
 		return 0;
 	}
 	char name[64];
@@ -311,6 +315,10 @@ int options_print_enghelp(FILE *out, const char *arg)
 		fprintf(out, "%s: compiled out of this static binary (it needs %s, which the dynamic iobench loads "
 			     "at run time); its options are accepted, its jobs refused\n",
 			e->name, e->library ? e->library : "a shared library");
+	if (e->flags & ENGINE_ABSENT)
+		fprintf(out, "%s: one of fio's engines that iobench does not carry out (it needs %s); its options are "
+			     "accepted, its jobs refused\n",
+			e->name, e->library ? e->library : "what this machine lacks");
 	if (!e->options || !e->options[0].name)
 		fprintf(out, "%s: no engine-specific options\n", e->name);
 	for (const struct option_def *d = e->options; d && d->name; d++)
@@ -357,7 +365,11 @@ void options_print_markdown(FILE *out)
 	}
 	const struct engine_ops *e;
 	for (size_t i = 0; (e = engine_by_index(i)); i++) {
-		if (!e->options || !e->options[0].name)
+		if (e->flags & ENGINE_ABSENT)
+		fprintf(out, "%s: one of fio's engines that iobench does not carry out (it needs %s); its options are "
+			     "accepted, its jobs refused\n",
+			e->name, e->library ? e->library : "what this machine lacks");
+	if (!e->options || !e->options[0].name)
 			continue;
 		fprintf(out, "\n## Engine `%s`\n\n%s", e->name, head);
 		for (const struct option_def *d = e->options; d->name; d++)

@@ -141,6 +141,19 @@ int parse_time_us(const char *s, uint64_t default_unit_us, uint64_t *out_us)
 	int lead = leading_u64(s, 10, &v, &end);
 	if (lead)
 		return lead;
+	/* A fraction (1.5, 1.5m): fio 3.33 keeps the whole part of a bare number (runtime=1.5 runs
+	 * 1 s), as here; with a unit it drops the unit too (1.5m is 1 s), where iobench takes the
+	 * value as written (90 s). A bare fraction below 1 (0.5) is refused: fio makes it 0. */
+	uint64_t frac_num = 0, frac_den = 1;
+	if (*end == '.' && isdigit((unsigned char)end[1])) {
+		for (end++; isdigit((unsigned char)*end); end++)
+			if (frac_den < 1000000000ULL) {
+				frac_num = frac_num * 10 + (uint64_t)(*end - '0');
+				frac_den *= 10;
+			}
+		if (only_space(end) && !v && frac_num)
+			return -EDOM;
+	}
 	uint64_t unit = default_unit_us;
 	if (!only_space(end)) {
 		size_t len = strlen(end);
@@ -156,6 +169,11 @@ int parse_time_us(const char *s, uint64_t default_unit_us, uint64_t *out_us)
 		}
 		if (!found)
 			return -EINVAL;
+		uint64_t whole, part;
+		if (mul_u64(v, unit, &whole) || mul_u64(frac_num, unit, &part) || whole + part / frac_den < whole)
+			return -ERANGE;
+		*out_us = whole + part / frac_den;
+		return 0;
 	}
 	return mul_u64(v, unit, out_us);
 }

@@ -146,8 +146,17 @@ struct idle_result {
 	double unit_mean_us, unit_stddev_us; /* the unit of work's time, over the calibration */
 };
 
+/* --profile=act: ACT's latency table (one slice: the whole run) and its verdict. */
+struct act_result {
+	bool on;
+	uint64_t reads;                /* the reads the table is over */
+	double over_pct[3];            /* of them, completed in more than 1, 8 and 64 ms */
+	bool passed;                   /* ACT's limits: 5%, 1% and 0.1% */
+};
+
 struct run_results {
 	/* known once the run is prepared: what the header shows (run_describe) */
+	const char *profile;              /* --profile=NAME, or NULL */
 	struct job_result *jobs;
 	size_t njobs;
 	size_t nclones;                   /* threads, on each rank */
@@ -165,6 +174,7 @@ struct run_results {
 	uint64_t end_ms;                  /* wall clock, for timestamp_ms */
 	bool clients;                     /* units come from every rank: fio's client_stats */
 	struct idle_result idle;          /* --idle-prof (set after run_summarize) */
+	struct act_result act;            /* --profile=act */
 };
 
 /* What the ETA line shows of a running run. */
@@ -175,6 +185,11 @@ struct run_progress {
 	uint64_t eta_s;
 	uint64_t bw[DDIR_NR];     /* bytes/s since the last line */
 	uint64_t iops[DDIR_NR];
+	/* The running jobs' rate limits summed, as fio's line shows them (", 0B/s-1024KiB/s",
+	 * ", 0-500 IOPS"): 0 none, 1 bandwidth (rate_min-rate, bytes/s), 2 IOPS (rate_iops_min-
+	 * rate_iops); bandwidth when any job has one. */
+	unsigned rate_kind;
+	uint64_t rate_lo, rate_hi;
 };
 
 #endif

@@ -102,6 +102,12 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			o->name, ops->name, ops->library ? ops->library : "its library");
 		return -ENOTSUP;
 	}
+	if ((ops->flags & ENGINE_ABSENT) && !cfg->parse_only) {
+		fprintf(stderr, "iobench: job '%s': ioengine=%s is one of fio's engines that iobench does not carry out "
+				"(it needs %s); its options are accepted, its jobs refused\n",
+			o->name, ops->name, ops->library ? ops->library : "what this machine lacks");
+		return -ENOTSUP;
+	}
 	if (steady_check_opts(o))
 		return -EINVAL;
 	if (o->unsupported[0] && !cfg->parse_only) {

@@ -69,6 +69,7 @@ struct run_cfg {
 	char *file_names[256];     /* job files read (owned), which opt_kv.file points into */
 	unsigned nfile_names;
 	struct prog_flags prog;    /* --debug, --idle-prof, --eta-newline, --trigger... */
+	const char *profile;       /* --profile=act|tiobench: its jobs are made after the command line */
 };
 
 /* Add an empty job to cfg; NULL if out of memory. */

@@ -120,6 +120,7 @@ int run_describe(struct run_ctx *rc)
 		ret = describe_job(&r->jobs[r->njobs], &cfg->jobs[r->njobs], cfg);
 	r->nclones = rc->nclones;
 	r->nranks = cfg->cluster ? cfg->cluster->size : 1;
+	r->profile = cfg->profile;
 	r->cpu_limit = rc->cpu_limit;
 	return ret;
 }
@@ -327,9 +328,35 @@ static void derive_unit(struct report_unit *u, const struct group_summary *gs)
 }
 
 /* The disks' deltas, the end time. */
+/* --profile=act: the share of the reads over ACT's three limits, from their clat histograms. */
+static void act_table(struct run_results *r)
+{
+	static const uint64_t limit_ns[3] = { 1000000, 8000000, 64000000 };
+	static const double max_pct[3] = { 5.0, 1.0, 0.1 };
+	uint64_t over[3] = { 0 }, n = 0;
+	r->act.on = true;
+	for (size_t i = 0; i < r->nunits; i++) {
+		const struct hist *h = &r->units[i].ts.dir[DDIR_READ].clat_hist;
+		for (unsigned b = 0; b < HIST_NR; b++) {
+			n += h->bucket[b];
+			for (int k = 0; k < 3; k++)
+				if (hist_bucket_value(b) > limit_ns[k])
+					over[k] += h->bucket[b];
+		}
+	}
+	r->act.reads = n;
+	r->act.passed = true;
+	for (int k = 0; k < 3; k++) {
+		r->act.over_pct[k] = n ? 100.0 * (double)over[k] / (double)n : 0.0;
+		r->act.passed &= r->act.over_pct[k] <= max_pct[k];
+	}
+}
+
 static int derive_run(struct run_ctx *rc)
 {
 	struct run_results *r = &rc->results;
+	if (r->profile && !strcmp(r->profile, "act"))
+		act_table(r);
 	r->disks = calloc(rc->disks.n ? rc->disks.n : 1, sizeof(*r->disks));
 	if (!r->disks)
 		return -ENOMEM;

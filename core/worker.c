@@ -157,7 +157,7 @@ static bool issue_replay(struct wstate *s)
 		wait_for_slot(s, io.wait_ns);
 		return false;
 	case REPLAY_SYNC:
-		io_sync_file(s, &s->files[io.file], io.act == IOLOG_DATASYNC);
+		io_sync_file(s, &s->files[io.file], io.act == IOLOG_DATASYNC ? IOSYNC_DATA : 0);
 		return true;
 	case REPLAY_DONE:
 		return false;
@@ -213,6 +213,7 @@ static bool issue_one(struct wstate *s)
 	if (counted && !o->time_based && s->issued_bytes + len > s->io_limit)
 		len = s->io_limit - s->issued_bytes; /* the last I/O takes what is left */
 	struct wfile *f = offsets_next_file(s);
+	io_sync_if_due(s, f);
 	if (s->trim.pairs) { /* trimwrite: a new pass over f, or the end */
 		enum trim_pass p = offsets_pass_check(s, f, d, len);
 		if (p == PASS_END)
@@ -234,6 +235,11 @@ static bool issue_one(struct wstate *s)
 	u->ddir = d;
 	u->len = len;
 	u->offset = s->zone.mode ? zoff : offsets_next(s, f, d, len);
+	if (!s->syncs.last_sync) { /* a new pass may have begun (fio reopens the files): its first I/O's sync */
+		s->retry = u;     /* prepared, not in flight, while the queue drains */
+		io_sync_if_due(s, f);
+		s->retry = NULL;
+	}
 	u->fd = f->fd;
 	u->file_index = (unsigned)(f - s->files);
 	if (s->zone.mode)
@@ -258,15 +264,7 @@ static void after_write(struct wstate *s, struct wfile *f, const struct io_unit 
 {
 	const struct job_opts *o = s->o;
 	f->written = true;
-	uint64_t *since = s->since_sync ? s->since_sync[f - s->files] : NULL;
-	if (o->fsync_blocks && ++since[0] >= o->fsync_blocks) {
-		since[0] = 0;
-		io_sync_file(s, f, false);
-	}
-	if (o->fdatasync_blocks && ++since[1] >= o->fdatasync_blocks) {
-		since[1] = 0;
-		io_sync_file(s, f, true);
-	}
+	s->syncs.writes++; /* fsync=N, fdatasync=N: the sync comes before the next I/O */
 	if (s->ver.on)
 		verify_written(s, f, u->offset, u->len);
 	if (o->io.sfr_nr)
@@ -333,6 +331,7 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 		pace_issued(s, d, u->len);
 	}
 	s->ts->issued[d]++;
+	s->syncs.last_sync = false;
 	if (r == Q_COMPLETED) {
 		io_complete_at_once(s, u);
 	} else {
@@ -439,7 +438,7 @@ static void end_of_run(struct wstate *s)
 	struct thread_stats *ts = s->ts;
 	for (unsigned i = 0; i < s->nfiles && !s->w->err; i++)
 		if (s->files[i].written && (s->o->end_fsync || s->o->fsync_on_close))
-			io_sync_file(s, &s->files[i], false);
+			io_sync_file(s, &s->files[i], IOSYNC_QUIET); /* not in the sync figures, as fio */
 	uint64_t shorts = ts->dir[0].short_ios + ts->dir[1].short_ios + ts->dir[2].short_ios;
 	if (shorts && !s->w->err) {
 		fprintf(stderr, "iobench: job '%s': %llu short I/O%s: the job did less than it was asked\n", s->o->name,

@@ -67,6 +67,9 @@ struct offsets {
 	uint64_t mod_left;          /* rw=mode:N: I/Os left before a new random offset */
 	uint64_t last_end[DDIR_NR], last_off;
 	unsigned cur_file, file_ios_left;
+	/* bs_is_seq_rand: percentage_random's draw for the next I/O, made when its size is
+	 * chosen (before its offset): 0 none, 1 sequential, 2 random. */
+	unsigned char planned;
 };
 
 /* pace.c */
@@ -164,6 +167,9 @@ struct whole {
 
 struct wstate {
 	struct worker *w;
+	/* fsync=N, fdatasync=N: the job's writes issued, and whether the last I/O issued was
+	 * their sync (worker_io.c: io_sync_if_due) */
+	struct { uint64_t writes; bool last_sync; } syncs;
 	const struct job_opts *o;
 	const struct tsc_clock *clk; /* the clock of every timestamp (clock_fast_ns) */
 	struct thread_stats *ts;
@@ -182,7 +188,6 @@ struct wstate {
 	bool no_io;                 /* ENGINE_NO_IO: I/Os move nothing and do not count toward size */
 	struct wfile *files;
 	struct perm *perms;         /* rw=rand*: each file's random map of this pass (else NULL) */
-	uint64_t (*since_sync)[2];  /* fsync=N / fdatasync=N: each file's writes since (else NULL) */
 	int *fds;                   /* the files' descriptors, by index (engine_ctx.fds) */
 	uint64_t *file_sizes;       /* the files' planned sizes, by index (engine_ctx.file_sizes) */
 	unsigned nfiles;
@@ -276,7 +281,12 @@ void io_drain(struct wstate *s);
 /* An I/O the engine completed inside queue(): accounted as a batch of one. */
 void io_complete_at_once(struct wstate *s, struct io_unit *u);
 /* fsync=N / fdatasync=N / end_fsync: the queue drained, then the call, timed. */
-void io_sync_file(struct wstate *s, struct wfile *f, bool datasync);
+/* io_sync_file's how: fdatasync(2), and not counted in the job's syncs (end_fsync: fio
+ * reports none of those). */
+enum { IOSYNC_DATA = 1, IOSYNC_QUIET = 2 };
+void io_sync_file(struct wstate *s, struct wfile *f, unsigned how);
+/* fsync=N / fdatasync=N: the sync due before the job's next I/O, on f, if one is. */
+void io_sync_if_due(struct wstate *s, struct wfile *f);
 
 /* worker_setup.c */
 void setup_depth(struct wstate *s);

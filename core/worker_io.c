@@ -204,8 +204,9 @@ void io_drain(struct wstate *s)
 }
 
 /* fsync=N / fdatasync=N / end_fsync: the queue drained, then the call, timed. */
-void io_sync_file(struct wstate *s, struct wfile *f, bool datasync)
+void io_sync_file(struct wstate *s, struct wfile *f, unsigned how)
 {
+	bool datasync = how & IOSYNC_DATA;
 	bool by_engine = s->w->ops->sync_file != NULL; /* an RBD image: flushed by the engine */
 	if (f->fd < 0 && !by_engine)
 		return;
@@ -223,6 +224,8 @@ void io_sync_file(struct wstate *s, struct wfile *f, bool datasync)
 		worker_fail(s, err);
 		return;
 	}
+	if (how & IOSYNC_QUIET)
+		return;
 	s->ts->issued[DDIR_NR]++;
 	if (s->measuring) {
 		series_add(&s->ts->sync_lat, s->now - t0);
@@ -241,4 +244,23 @@ void io_complete_at_once(struct wstate *s, struct io_unit *u)
 	ts->total_submit++;
 	ts->total_complete++;
 	complete_one(s, u, UNIT_PREPARED, s->now);
+}
+
+/* As fio 3.33 issues them: a sync comes before the job's next I/O once its writes (all files')
+ * are a multiple of N, never two in a row; none after its last I/O. A new pass over the files
+ * (loops, io_size beyond size) starts afresh (offsets.c), so its first I/O gets one again:
+ * 16 writes with fsync=1 make 15 syncs, twice that over loops=2 make 32. */
+void io_sync_if_due(struct wstate *s, struct wfile *f)
+{
+	const struct job_opts *o = s->o;
+	uint64_t w = s->syncs.writes;
+	if (s->syncs.last_sync || !w)
+		return;
+	if (o->fsync_blocks && w % o->fsync_blocks == 0)
+		io_sync_file(s, f, 0);
+	else if (o->fdatasync_blocks && w % o->fdatasync_blocks == 0)
+		io_sync_file(s, f, IOSYNC_DATA);
+	else
+		return;
+	s->syncs.last_sync = true;
 }

@@ -17,7 +17,7 @@
 int worker_open_flags(const struct job_opts *o)
 {
 	bool writes = job_writes(o); /* verify_only opens read-only and never creates */
-	return (writes ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) |
+	return (writes ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0) | (o->compat.atomic ? COMPAT_O_ATOMIC : 0) |
 	       (o->sync_mode == SYNC_SYNC ? O_SYNC : o->sync_mode == SYNC_DSYNC ? O_DSYNC : 0) |
 	       ((o->create_on_open || o->io.unlink_each_loop) && writes ? O_CREAT : 0);
 }
@@ -134,11 +134,7 @@ int alloc_state(struct wstate *s)
 	s->events = calloc(s->depth, sizeof(*s->events));
 	if (s->o->rw & RW_RANDOM) /* the random maps: not for sequential jobs (a million files) */
 		s->perms = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->perms));
-	bool syncs = s->o->fsync_blocks || s->o->fdatasync_blocks;
-	if (syncs) /* fsync=N / fdatasync=N: the writes since, per file */
-		s->since_sync = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->since_sync));
-	if (!s->files || !s->fds || !s->file_sizes || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)) ||
-	    (!s->since_sync && syncs))
+	if (!s->files || !s->fds || !s->file_sizes || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)))
 		return -ENOMEM;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		s->files[i].fd = s->fds[i] = -1;
@@ -165,7 +161,6 @@ void free_state(struct wstate *s)
 		debug_print(DBG_MEM, "io_u free %p\n", (void *)s->units);
 	free(s->files);
 	free(s->perms);
-	free(s->since_sync);
 	free(s->fds);
 	free(s->file_sizes);
 	free(s->events);

@@ -1,6 +1,8 @@
 /* io_uring: submission and completion rings through liburing. Options: fixedbufs
  * (registered buffers), registerfiles, sqthread_poll[_cpu] (kernel-side submission),
- * hipri (IOPOLL), nonvectored=0 (readv/writev). Trims, as fio 3.33's engine does them:
+ * hipri (IOPOLL), nonvectored=0 (readv/writev), force_async=N (IOSQE_ASYNC on every N-th
+ * request: the kernel's worker threads do it), nowait (RWF_NOWAIT: what would block fails
+ * with EAGAIN), cmd_type (io_uring_cmd's, accepted as fio's io_uring does). Trims, as fio 3.33's engine does them:
  * once the queued I/Os are submitted, at once (trim_range: BLKDISCARD, or a punched hole). */
 #include <errno.h>
 #include <stddef.h>
@@ -19,6 +21,7 @@ struct uring_data {
 	struct iovec *iovs; /* one per unit: registered buffers and vectored commands */
 	bool fixed, regfiles; /* buffers and files registered with the ring */
 	unsigned nr_queued;   /* prepared since the last submit */
+	unsigned since_async; /* requests since the last one force_async marked */
 	unsigned char *kind;  /* how each file is trimmed, by file index */
 };
 
@@ -27,6 +30,14 @@ struct uring_opts {
 	int sqthread_poll_cpu;   /* -1: wherever the kernel puts it */
 	int fixedbufs, registerfiles; /* -1 not given: registered where the kernel allows */
 	unsigned nonvectored;
+	unsigned force_async; /* 0: never */
+	bool nowait;
+	unsigned cmd_type;
+};
+
+static const struct choice cmd_types[] = {
+	{ "nvme", 0, "NVMe uring commands (io_uring_cmd's; io_uring does plain reads and writes)" },
+	{ NULL, 0, NULL },
 };
 
 #define OFFS(f) offsetof(struct uring_opts, f)
@@ -43,6 +54,12 @@ static const struct option_def uring_options[] = {
 	  .max = CPUS_MAX - 1, .help = "CPU of the polling thread (-1: any)" },
 	{ .name = "nonvectored", .type = OPT_UINT, .offset = OFFS(nonvectored), .def = "1", .min = 0, .max = 1,
 	  .help = "Use non-vectored read/write commands (0: readv/writev)" },
+	{ .name = "force_async", .type = OPT_UINT, .offset = OFFS(force_async), .def = "0", .min = 0, .max = INT32_MAX,
+	  .help = "Set IOSQE_ASYNC on every N-th request: the kernel's io-wq workers do it (0: never)" },
+	{ .name = "nowait", .type = OPT_BOOL, .offset = OFFS(nowait), .def = "0",
+	  .help = "RWF_NOWAIT on reads and writes: one that would block fails with EAGAIN" },
+	{ .name = "cmd_type", .type = OPT_CHOICE, .offset = OFFS(cmd_type), .choices = cmd_types, .def = "nvme",
+	  .help = "The uring passthrough command type (accepted: only io_uring_cmd issues such commands)" },
 	{ NULL },
 };
 
@@ -255,6 +272,12 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 	}
 	if (reg_file)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	if (o->nowait)
+		sqe->rw_flags |= RWF_NOWAIT;
+	if (o->force_async && ++ud->since_async == o->force_async) {
+		ud->since_async = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
 	sqe->ioprio = u->ioprio; /* 0: the thread's own */
 	io_uring_sqe_set_data(sqe, u);
 	ud->nr_queued++;

@@ -6,6 +6,7 @@
 #include <libaio.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 
 #include "core/engine.h"
 
@@ -24,11 +25,14 @@ struct libaio_data {
 
 struct libaio_opts {
 	int userspace_reap; /* -1 not given: the ring first, as with 1 */
+	bool nowait;
 };
 
 static const struct option_def libaio_options[] = {
 	{ .name = "userspace_reap", .type = OPT_TRIBOOL, .offset = offsetof(struct libaio_opts, userspace_reap),
 	  .help = "Reap completions from the ring in user space (the default; 0: always io_getevents)" },
+	{ .name = "nowait", .type = OPT_BOOL, .offset = offsetof(struct libaio_opts, nowait), .def = "0",
+	  .help = "RWF_NOWAIT on reads and writes: one that would block fails with EAGAIN" },
 	{ NULL },
 };
 
@@ -114,6 +118,8 @@ static int libaio_queue(struct engine_ctx *ctx, struct io_unit *u)
 		io_prep_pread(cb, u->fd, u->buf, u->len, (long long)u->offset);
 	else
 		io_prep_pwrite(cb, u->fd, u->buf, u->len, (long long)u->offset);
+	if (((const struct libaio_opts *)ctx->eng_opts)->nowait)
+		cb->aio_rw_flags = RWF_NOWAIT;
 	if (u->ioprio) { /* its own priority (cmdprio); else the thread's */
 		cb->aio_reqprio = u->ioprio;
 		cb->u.c.flags |= IOCB_FLAG_IOPRIO;

@@ -34,6 +34,20 @@ extern const struct engine_ops http_engine_ops;
 extern const struct engine_ops nbd_engine_ops;
 extern const struct engine_ops gfapi_engine_ops;
 extern const struct engine_ops gfapi_async_engine_ops;
+/* fio's engines iobench does not carry out (engines/fio_only.c): their jobs are refused. */
+extern const struct engine_ops sg_engine_ops;
+extern const struct engine_ops rdma_engine_ops;
+extern const struct engine_ops rpma_apm_client_engine_ops;
+extern const struct engine_ops rpma_apm_server_engine_ops;
+extern const struct engine_ops rpma_gpspm_client_engine_ops;
+extern const struct engine_ops rpma_gpspm_server_engine_ops;
+extern const struct engine_ops hdfs_engine_ops;
+extern const struct engine_ops dfs_engine_ops;
+extern const struct engine_ops mtd_engine_ops;
+extern const struct engine_ops nfs_engine_ops;
+extern const struct engine_ops cufile_engine_ops;
+extern const struct engine_ops xnvme_engine_ops;
+extern const struct engine_ops uring_cmd_engine_ops;
 
 static const struct engine_ops *const engines[] = {
 	&psync_engine_ops,
@@ -66,6 +80,19 @@ static const struct engine_ops *const engines[] = {
 	&nbd_engine_ops,
 	&gfapi_engine_ops,
 	&gfapi_async_engine_ops,
+	&sg_engine_ops,
+	&rdma_engine_ops,
+	&rpma_apm_client_engine_ops,
+	&rpma_apm_server_engine_ops,
+	&rpma_gpspm_client_engine_ops,
+	&rpma_gpspm_server_engine_ops,
+	&hdfs_engine_ops,
+	&dfs_engine_ops,
+	&mtd_engine_ops,
+	&nfs_engine_ops,
+	&cufile_engine_ops,
+	&xnvme_engine_ops,
+	&uring_cmd_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)

@@ -1,6 +1,6 @@
 /* The synchronous engines, one I/O at a time, each done inside queue(): psync (pread/pwrite),
  * sync (lseek, then read/write), pvsync (preadv/pwritev), pvsync2 (preadv2/pwritev2, with
- * RWF_HIPRI when hipri=1) and faulty, a test engine: psync whose I/Os from the fault_after-th
+ * RWF_HIPRI when hipri=1 on hipri_percentage of the I/Os, RWF_NOWAIT when nowait=1) and faulty, a test engine: psync whose I/Os from the fault_after-th
  * on fail with fault_errno (EIO by default) or, with fault_short=1, move half their bytes, to
  * show how a faulting device is reported where no device-mapper "error" target is at hand.
  * They differ only in the call that moves the data: one table row each. Trims are the same
@@ -15,21 +15,29 @@
 
 struct sync_opts {
 	bool hipri;           /* pvsync2 */
+	unsigned hipri_pct;   /* pvsync2: the share of I/Os hipri marks */
+	bool nowait;          /* pvsync2 */
 	uint64_t fault_after; /* faulty: the I/O, counted from 1, that fails first */
 	unsigned fault_errno;
 	bool fault_short;
 };
 
-/* priv: faulty's count of I/Os, and how each file is trimmed (one byte per file). */
+/* priv: faulty's count of I/Os, pvsync2's random state (hipri_percentage), and how each
+ * file is trimmed (one byte per file). */
 struct sync_data {
 	uint64_t count;
+	uint64_t rand;
 	unsigned char kind[];
 };
 
 static int sync_init(struct engine_ctx *ctx)
 {
-	ctx->priv = calloc(1, sizeof(struct sync_data) + ctx->nr_fds);
-	return ctx->priv ? 0 : -ENOMEM;
+	struct sync_data *sd = calloc(1, sizeof(struct sync_data) + ctx->nr_fds);
+	if (!sd)
+		return -ENOMEM;
+	sd->rand = 0x9e3779b97f4a7c15ULL * (ctx->clone + 1); /* never 0; a clone's own */
+	ctx->priv = sd;
+	return 0;
 }
 
 static void sync_cleanup(struct engine_ctx *ctx)
@@ -59,11 +67,26 @@ static ssize_t xfer_pvsync(const struct engine_ctx *ctx, const struct io_unit *u
 				    : pwritev(u->fd, &iov, 1, (off_t)u->offset);
 }
 
+/* Does this I/O get RWF_HIPRI? hipri=1 marks hipri_percentage of them, drawn at random
+ * (xorshift64: no call, no lock), as fio's pvsync2 does. */
+static bool pvsync2_hipri(const struct engine_ctx *ctx, const struct sync_opts *so)
+{
+	if (!so->hipri || !so->hipri_pct)
+		return false;
+	if (so->hipri_pct >= 100)
+		return true;
+	struct sync_data *sd = ctx->priv;
+	sd->rand ^= sd->rand << 13;
+	sd->rand ^= sd->rand >> 7;
+	sd->rand ^= sd->rand << 17;
+	return (sd->rand >> 11) % 100 < so->hipri_pct;
+}
+
 static ssize_t xfer_pvsync2(const struct engine_ctx *ctx, const struct io_unit *u, size_t len)
 {
 	const struct sync_opts *so = ctx->eng_opts;
 	struct iovec iov = { u->buf, len };
-	int flags = so && so->hipri ? RWF_HIPRI : 0;
+	int flags = (pvsync2_hipri(ctx, so) ? RWF_HIPRI : 0) | (so->nowait ? RWF_NOWAIT : 0);
 	return u->ddir == DDIR_READ ? preadv2(u->fd, &iov, 1, (off_t)u->offset, flags)
 				    : pwritev2(u->fd, &iov, 1, (off_t)u->offset, flags);
 }
@@ -99,6 +122,10 @@ static int faulty_queue(struct engine_ctx *ctx, struct io_unit *u)
 static const struct option_def pvsync2_options[] = {
 	{ .name = "hipri", .type = OPT_BOOL, .offset = OFFS(hipri), .def = "0",
 	  .help = "Polled completion (RWF_HIPRI)" },
+	{ .name = "hipri_percentage", .type = OPT_UINT, .offset = OFFS(hipri_pct), .def = "100", .min = 0, .max = 100,
+	  .help = "With hipri: the share of I/Os (percent, drawn at random) that get RWF_HIPRI" },
+	{ .name = "nowait", .type = OPT_BOOL, .offset = OFFS(nowait), .def = "0",
+	  .help = "RWF_NOWAIT: an I/O that would block fails with EAGAIN (ignore_error=EAGAIN goes on)" },
 	{ NULL },
 };
 static const struct option_def faulty_options[] = {

@@ -1,5 +1,7 @@
 /* The ETA line on stderr, as fio draws it:
  * Jobs: 1 (f=1): [R(1)][50.0%][r=368MiB/s][r=92 IOPS][eta 00m:01s]
+ * with the running jobs' rate limits after the count when they have any:
+ * Jobs: 1 (f=1), 0-500 IOPS: [R(1)]...  or  Jobs: 2 (f=2), 0B/s-2048KiB/s: [R(2)]...
  * overwritten in place on a terminal, and on a line of its own every --eta-newline. */
 #include <inttypes.h>
 #include <string.h>
@@ -39,8 +41,14 @@ int report_eta(FILE *out, const struct run_progress *p, int prev_len, bool cr, b
 		snprintf(iops + strlen(iops), sizeof(iops) - strlen(iops), "%s%c=%s", iops[0] ? "," : "",
 			 dir_letter[d], num);
 	}
-	int len = fprintf(out, "%sJobs: %u (f=%u): [%s][%.1f%%][%s][%s IOPS][eta %02" PRIu64 "m:%02" PRIu64 "s]",
-			  cr ? "\r" : "", p->running, p->running, runs, p->pct_done, bw, iops, p->eta_s / 60,
+	char rate[96] = "", lo[32], hi[32];
+	if (p->rate_kind == 1)
+		snprintf(rate, sizeof(rate), ", %s-%s", fmt_num(lo, sizeof(lo), p->rate_lo, 4, true, UNIT_BYTE_PER_SEC),
+			 fmt_num(hi, sizeof(hi), p->rate_hi, 4, true, UNIT_BYTE_PER_SEC));
+	else if (p->rate_kind == 2)
+		snprintf(rate, sizeof(rate), ", %" PRIu64 "-%" PRIu64 " IOPS", p->rate_lo, p->rate_hi);
+	int len = fprintf(out, "%sJobs: %u (f=%u)%s: [%s][%.1f%%][%s][%s IOPS][eta %02" PRIu64 "m:%02" PRIu64 "s]",
+			  cr ? "\r" : "", p->running, p->running, rate, runs, p->pct_done, bw, iops, p->eta_s / 60,
 			  p->eta_s % 60);
 	len -= cr ? 1 : 0;
 	/* A shorter line than the one it overwrites: spaces over the rest (no terminal codes,

@@ -64,7 +64,8 @@ void report_normal_header(FILE *out, const struct run_results *r)
 		if (o->numjobs > 1)
 			fprintf(out, "...\n");
 	}
-	fprintf(out, "%s\n", IOBENCH_VERSION_STRING);
+	if (!r->profile) /* as fio, whose profiles' jobs come without it */
+		fprintf(out, "%s\n", IOBENCH_VERSION_STRING);
 	const struct cpu_limit *cl = &r->cpu_limit;
 	char m[32];
 	if (cl->quota_set)
@@ -147,21 +148,17 @@ static void show_percentiles(FILE *out, const char *name, const struct pct_value
 	size_t n = o->npct;
 	if (!p->samples || !n)
 		return;
-	/* fio's units: nsec unless every value is past 2 usec and the largest has more than
-	 * five digits (then usec; msec past 2 msec and eight digits). The values' width is the
-	 * largest's digits (five at least), and as many go on a line as fit in 80 columns. */
+	/* fio's units (report/units.c: pct_unit, from the smallest and the largest value). The
+	 * values' width is the largest's digits (five at least), and as many go on a line as
+	 * fit in 80 columns. */
 	static const char *const units[] = { "nsec", "usec", "msec" };
 	uint64_t lo = p->ns[0], hi = p->ns[0];
 	for (size_t i = 1; i < n; i++) {
 		lo = p->ns[i] < lo ? p->ns[i] : lo;
 		hi = p->ns[i] > hi ? p->ns[i] : hi;
 	}
-	uint64_t div = 1;
-	int unit = 0;
-	if (lo > 2000000 && hi > 99999999)
-		div = 1000000, unit = 2;
-	else if (lo > 2000 && hi > 99999)
-		div = 1000, unit = 1;
+	uint64_t div;
+	int unit = pct_unit(lo, hi, &div);
 	int width = 1;
 	for (uint64_t v = (hi + div - 1) / div; v >= 10; v /= 10)
 		width++;
@@ -367,8 +364,21 @@ static void show_idle(FILE *out, const struct idle_result *ir)
 	fprintf(out, "  unit work: mean=%3.2fus, stddev=%3.2f\n", ir->unit_mean_us, ir->unit_stddev_us);
 }
 
+/* --profile=act: ACT's table (fio's layout; one slice, the whole run) and its verdict. */
+static void show_act(FILE *out, const struct act_result *a)
+{
+	const double *p = a->over_pct;
+	fprintf(out, "        trans                   device\n        %%>(ms)                  %%>(ms)\n");
+	fprintf(out, " slice\t  1\t  8\t 64\t  1\t  8\t 64\n");
+	fprintf(out, " -----  -----   -----  ------   -----   -----  ------\n");
+	fprintf(out, "    1\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n\n", p[0], p[1], p[2], p[0], p[1], p[2]);
+	fprintf(out, "act: test complete, device(s): %s\n", a->passed ? "PASSED" : "FAILED");
+}
+
 void report_normal(FILE *out, const struct run_results *r)
 {
+	if (r->act.on)
+		show_act(out, &r->act);
 	fprintf(out, "\n");
 	for (size_t i = 0; i < r->nunits; i++) {
 		const struct report_unit *u = &r->units[i];

@@ -78,6 +78,11 @@ void fmt_time(char *buf, size_t len, time_t t);
 
 /* Percent of part in whole, with fio's floor for a non-zero share (min_pct). */
 double share_pct(uint64_t part, uint64_t whole, double min_pct);
+/* The unit of a normal-output percentile block, from its smallest and largest values (ns),
+ * as fio 3.33 picks it: usec only when the smallest is over 2000 ns and the largest over
+ * 99999 ns, msec when they are over 2000000 and 99999000 ns; else nsec (a block of fast and
+ * very slow I/Os stays in nsec, as fio's). 0 nsec, 1 usec, 2 msec; *div is 1, 1000 or 1000000. */
+int pct_unit(uint64_t min_ns, uint64_t max_ns, uint64_t *div);
 
 /* The directions a unit reports, in fio's order for its unified_rw_reporting:
  * read, write, trim; or mixed; or all four. Returns how many. */

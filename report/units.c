@@ -93,3 +93,15 @@ void xml_escape(FILE *out, const char *s)
 			fputc(*s, out);
 	}
 }
+
+int pct_unit(uint64_t min_ns, uint64_t max_ns, uint64_t *div)
+{
+	*div = 1;
+	if (min_ns <= 2000 || max_ns <= 99999)
+		return 0;
+	*div = 1000;
+	if (min_ns <= 2000000 || max_ns <= 99999000)
+		return 1;
+	*div = 1000000;
+	return 2;
+}

@@ -13,7 +13,7 @@ have fio && FIO=yes
 json_ok() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1"; }
 both_within() { within "$1" "$2" "$3" && within "$4" "$5" "$6"; }
 # The ETA line's shape (fio's): Jobs: 1 (f=1): [R(1)][50.0%][r=20.0MiB/s][r=5122 IOPS][eta 00m:03s]
-ETA_RE='^Jobs: [0-9]+ \(f=[0-9]+\): \[[A-Za-z_]\([0-9]+\)(,[A-Za-z_]\([0-9]+\))*\]\[[0-9.]+%\]\[r=[^]]+\]\[r=[^]]+ IOPS\]\[eta [0-9]{2}m:[0-9]{2}s\]$'
+ETA_RE='^Jobs: [0-9]+ \(f=[0-9]+\)(, [^:]+)?: \[[A-Za-z_]\([0-9]+\)(,[A-Za-z_]\([0-9]+\))*\]\[[0-9.]+%\]\[r=[^]]+\]\[r=[^]]+ IOPS\]\[eta [0-9]{2}m:[0-9]{2}s\]$'
 
 # ---- --idle-prof: kbench's job (Longhorn's benchmark) with --idle-prof=percpu ----
 d=0

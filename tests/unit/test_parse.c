@@ -86,6 +86,23 @@ static void test_time(void **state)
 	assert_int_equal(parse_time_us("5x", 1000000, &us), -EINVAL);
 	assert_int_equal(parse_time_us("-1", 1000000, &us), -EINVAL);
 	assert_int_equal(parse_time_us("99999999999999999d", 1000000, &us), -ERANGE);
+	/* Fractions: a bare one keeps its whole part, as fio 3.33 (runtime=1.5 runs 1 s); with a
+	 * unit the value as written; a bare one below 1 is refused (fio: 0, no limit). */
+	assert_int_equal(parse_time_us("1.5", 1000000, &us), 0);
+	assert_int_equal(us, 1000000);
+	assert_int_equal(parse_time_us("2.9", 1000000, &us), 0);
+	assert_int_equal(us, 2000000);
+	assert_int_equal(parse_time_us("1.5m", 1000000, &us), 0);
+	assert_int_equal(us, 90000000ULL);
+	assert_int_equal(parse_time_us("0.25s", 1000000, &us), 0);
+	assert_int_equal(us, 250000);
+	assert_int_equal(parse_time_us("1.5", 1, &us), 0);
+	assert_int_equal(us, 1);
+	assert_int_equal(parse_time_us("0.5", 1000000, &us), -EDOM);
+	assert_int_equal(parse_time_us("0.0", 1000000, &us), 0);
+	assert_int_equal(us, 0);
+	assert_int_equal(parse_time_us("1.", 1000000, &us), -EINVAL);
+	assert_int_equal(parse_time_us("1.5.5", 1000000, &us), -EINVAL);
 }
 
 static void test_bool(void **state)

@@ -42,11 +42,31 @@ static void test_share(void **state)
 	assert_true(share_pct(1, 0, 0.1) == 0.0);
 }
 
+/* fio 3.33's percentile units, from blocks it printed: act's reads (1032 ns .. 63.7 ms: nsec),
+ * tiobench's writes (49 .. 172 us: usec), null's (40 ns ..: nsec). */
+static void test_pct_unit(void **state)
+{
+	uint64_t div;
+	assert_int_equal(pct_unit(1032, 63700992, &div), 0);
+	assert_int_equal(div, 1);
+	assert_int_equal(pct_unit(49152, 173056, &div), 1);
+	assert_int_equal(div, 1000);
+	assert_int_equal(pct_unit(40, 60, &div), 0);
+	assert_int_equal(pct_unit(2001, 99999, &div), 0);
+	assert_int_equal(pct_unit(2001, 100000, &div), 1);
+	assert_int_equal(pct_unit(2000, 1000000, &div), 0);
+	assert_int_equal(pct_unit(2000001, 99999001, &div), 2);
+	assert_int_equal(div, 1000000);
+	assert_int_equal(pct_unit(2000000, 500000000, &div), 1);
+	assert_int_equal(pct_unit(3000000, 99999000, &div), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_num),
 		cmocka_unit_test(test_share),
+		cmocka_unit_test(test_pct_unit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
