@@ -383,15 +383,15 @@ int opt_parse_pattern(struct job_opts *o, const struct option_def *d, const char
 	return 0;
 }
 
-/* "0-3,6,8-9" */
-int opt_parse_cpus(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+/* "0-3,6,8-9" into mask (CPUS_MAX bits); the count of CPUs in it, or -EINVAL. */
+int parse_cpu_list(const char *v, uint64_t *mask)
 {
 	char buf[1024];
 	if (strlen(v) >= sizeof(buf))
-		return bad(e, n, "a CPU list (0-3,6; 1023 characters at most)", v);
+		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%s", v);
-	memset(o->cpus_allowed, 0, sizeof(o->cpus_allowed));
-	o->ncpus_allowed = 0;
+	memset(mask, 0, CPUS_MAX / 8);
+	int count = 0;
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int64_t lo, hi;
@@ -399,17 +399,24 @@ int opt_parse_cpus(struct job_opts *o, const struct option_def *d, const char *v
 		if (dash)
 			*dash = '\0';
 		if (parse_int(tok, 0, CPUS_MAX - 1, &lo))
-			return bad(e, n, "a CPU list (0-3,6)", v);
+			return -EINVAL;
 		hi = lo;
 		if (dash && (parse_int(dash + 1, lo, CPUS_MAX - 1, &hi)))
-			return bad(e, n, "a CPU list (0-3,6)", v);
+			return -EINVAL;
 		for (int64_t c = lo; c <= hi; c++) {
-			if (!(o->cpus_allowed[c / 64] & (1ULL << (c % 64))))
-				o->ncpus_allowed++;
-			o->cpus_allowed[c / 64] |= 1ULL << (c % 64);
+			if (!(mask[c / 64] & (1ULL << (c % 64))))
+				count++;
+			mask[c / 64] |= 1ULL << (c % 64);
 		}
 	}
-	return o->ncpus_allowed ? 0 : bad(e, n, "a CPU list", v);
+	return count ? count : -EINVAL;
+}
+
+int opt_parse_cpus(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	int count = parse_cpu_list(v, o->cpus_allowed);
+	o->ncpus_allowed = count > 0 ? (unsigned)count : 0;
+	return count > 0 ? 0 : bad(e, n, "a CPU list (0-3,6; 1023 characters at most)", v);
 }
 
 int opt_parse_randseed(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)

@@ -117,6 +117,8 @@ int opt_parse_dir_sizes(struct job_opts *o, const struct option_def *d, const ch
 int opt_parse_startdelay(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_pattern(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_cpus(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
+/* "0-3,6,8-9" into a CPUS_MAX-bit mask: the count of CPUs in it, or -EINVAL. */
+int parse_cpu_list(const char *v, uint64_t *mask);
 int opt_parse_randseed(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_percentiles(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);
 int opt_parse_logname(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);

@@ -205,6 +205,17 @@ static int opt_io_sfr(struct job_opts *o, const struct option_def *d, const char
 }
 
 /* threads=N: an option of fio's tiobench profile; in a job fio takes an integer and ignores it. */
+/* log_compression_cpus: a CPU list as cpus_allowed's, checked and kept; iobench compresses
+ * in the job's own thread, a chunk at a time, so no background worker is placed on them. */
+static int opt_io_log_cpus(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
+{
+	_Static_assert(sizeof(o->io.log_z_cpus) * 8 == CPUS_MAX, "log_z_cpus holds CPUS_MAX bits");
+	(void)d;
+	int count = parse_cpu_list(v, o->io.log_z_cpus);
+	o->io.log_z_ncpus = count > 0 ? (unsigned)count : 0;
+	return count > 0 ? 0 : bad(e, n, "a CPU list (0-3,6)", v);
+}
+
 static int opt_io_threads(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
 {
 	int64_t i;
@@ -288,6 +299,9 @@ const struct option_def options_io[] = {
 	     "Checked and accepted: iobench allocates log entries 4096 at a time as the job goes (no first size to set)"),
 	{ .name = "log_compression", .type = OPT_SIZE, .offset = OFF(log_compression), .category = C_LOG,
 	  .help = "Keep the logs zlib-compressed in memory, in chunks of this size (1k to 512m; up to 4096 entries)" },
+	{ .name = "log_compression_cpus", .type = OPT_FUNC, .offset = OFF(log_z_ncpus), .parse = opt_io_log_cpus,
+	  .syntax = "CPU list: 0-3,6", .category = C_LOG,
+	  .help = "Checked and accepted: iobench compresses logs in the job's own thread, a chunk at a time (no compression workers to place)" },
 	BOOL("log_store_compressed", log_store_compressed, "0", C_LOG,
 	     "Write the bw, iops and latency logs compressed (FILE.log.fz, fio's; --inflate-log reads them)"),
 	BOOL("log_unix_epoch", log_unix_epoch, "0", C_LOG, "Log times as ms since the Unix epoch"),

@@ -51,6 +51,8 @@ struct io_opts {
 	uint64_t bwavgtime_ms, iopsavgtime_ms;
 	unsigned log_entries;
 	uint64_t log_compression;      /* bytes per compressed chunk; 0: off */
+	unsigned log_z_ncpus;          /* log_compression_cpus: checked; iobench compresses in the job's thread */
+	uint64_t log_z_cpus[16];       /* CPUS_MAX (1024) bits, core/job.h */
 	bool log_store_compressed, log_unix_epoch, log_alt_epoch, log_max_value;
 	int log_alt_clock;
 	unsigned log_hist_coarseness;

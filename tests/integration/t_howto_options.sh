@@ -8,9 +8,8 @@ if [ ! -r "$HOWTO" ]; then
 	skip "fio's HOWTO" "$HOWTO is not there (Debian's fio package)"
 	exit 0
 fi
-# log_compression_cpus belongs to the log options' branch: listed as a skip until it lands,
-# not counted as missing.
-PENDING="log_compression_cpus"
+# Options known to be on their way (listed as a skip, not counted as missing): none now.
+PENDING=""
 # ".. option:: name=type, alias=type : [engine] [engine]": every name, one a line.
 zcat "$HOWTO" | sed -n 's/^\.\. option:: //p' | grep -v '^-' | sed 's/ : .*//' |
 	awk -F', ' '{ for (i = 1; i <= NF; i++) { n = $i; sub(/[=[ ].*/, "", n); sub(/,$/, "", n); print n } }' |
@@ -30,6 +29,17 @@ check "all $total option names of fio 3.33's HOWTO are known (--cmdhelp finds ea
 [ -s "$T/pending" ] && skip "$(wc -l <"$T/pending") option of another branch" \
 	"the log options': $(tr '\n' ' ' <"$T/pending")"
 check "at least 300 option names were read from the HOWTO" [ "$total" -ge 300 ]
+# log_compression_cpus, the last of them: a CPU list as cpus_allowed's, in "job options" as fio
+# prints it; a bad list refused in one line.
+if have fio && have jq; then
+	J="--name=x --ioengine=null --size=1m --log_compression_cpus=0 --output-format=json"
+	# shellcheck disable=SC2086
+	check "log_compression_cpus=0: the job options fio prints" [ "$(fio $J 2>/dev/null | jq -c '.jobs[0]["job options"]')" = \
+		"$("$IOBENCH" $J 2>/dev/null | jq -c '.jobs[0]["job options"]')" ]
+fi
+"$IOBENCH" --name=x --ioengine=null --size=1m --log_compression_cpus=abc >"$T/lc.out" 2>"$T/lc.err"
+check "log_compression_cpus=abc: refused in one line naming the option, exit 1" \
+	sh -c "[ $? -eq 1 ] && [ \$(wc -l <'$T/lc.err') -eq 1 ] && grep -q 'log_compression_cpus' '$T/lc.err' && [ ! -s '$T/lc.out' ]"
 
 # The engines the HOWTO's engine options are for ("[libaio]", "[rbd,rados]", "[librpma_*]").
 zcat "$HOWTO" | sed -n 's/^\.\. option:: .* : //p' | grep -o '\[[^]]*\]' | tr -d '[]' | tr ',' '\n' |
