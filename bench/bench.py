@@ -151,7 +151,7 @@ def b_meta(b):
     files: create, stat, delete in a row for one tool, then the other (A B)."""
     n = 100000 if b.args.full else 20000
     top = tempfile.mkdtemp(prefix='iobench-bench-meta.', dir=b.args.meta)
-    res = {e: {t: {'ops': [], 'cpu': [], 'rss': []} for t in ('iobench', 'fio')}
+    res = {e: {t: {'ops_per_s': [], 'cpu_s_per_op': [], 'rss': []} for t in ('iobench', 'fio')}
            for e in ('filecreate', 'filestat', 'filedelete')}
     pairs = 1 if b.args.full else b.args.pairs
     try:
@@ -163,8 +163,8 @@ def b_meta(b):
                     job = ['--name=meta', '--ioengine=' + e, '--nrfiles=%d' % n, '--filesize=4k', '--bs=4k',
                            '--openfiles=1', '--directory=' + d, '--output-format=json']
                     r = run_timed([b.prog(tool)] + job)
-                    res[e][tool]['ops'].append(iops(r['doc']))
-                    res[e][tool]['cpu'].append(cpu_per_io(r))
+                    res[e][tool]['ops_per_s'].append(iops(r['doc']))
+                    res[e][tool]['cpu_s_per_op'].append(cpu_per_io(r))
                     res[e][tool]['rss'].append(r['rss'])
                 os.rmdir(d)
             print('  meta: pair %d/%d done' % (i + 1, pairs), file=sys.stderr, flush=True)
