@@ -25,7 +25,22 @@ def shape(path):
     return out
 
 
-a, b = shape(sys.argv[1]), shape(sys.argv[2])
+
+
+def join_rows(lines):
+    """A percentile block's rows as one line: how many values fit on a row follows the widest
+    value measured (an outlier makes it 3 instead of 4), which t_perf.sh checks against the
+    run's own JSON; across two runs only the values in order compare."""
+    out = []
+    for x in lines:
+        if x.startswith('| ') and out and out[-1].startswith('| ') and out[-1].endswith(','):
+            out[-1] += ' ' + x[2:]
+        else:
+            out.append(x)
+    return out
+
+
+a, b = join_rows(shape(sys.argv[1])), join_rows(shape(sys.argv[2]))
 # The bw/iops sample lines appear once a run has taken a bwavgtime sample: whether a
 # one-second run on a loaded machine gets one is scheduling, not format. When only one
 # side has them, they are set aside on both.
