@@ -94,7 +94,11 @@ static int latency_field(struct job_opts *o, const struct option_def *d, int dir
 		o->io.max_latency_us[dir] = ns < 1000 ? 1 : (uint64_t)ns / 1000;
 		return 0;
 	}
-	return parse_time_us(f, 1, &o->io.max_latency_us[dir]);
+	uint64_t us;
+	if (parse_time_us(f, 1, &us) || us > UINT64_MAX / 1000) /* compared in ns */
+		return -EINVAL;
+	o->io.max_latency_us[dir] = us;
+	return 0;
 }
 
 static int opt_io_max_latency(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
@@ -287,14 +291,14 @@ const struct option_def options_io[] = {
 	BOOL("rate_ignore_thinktime", rate_ignore_thinktime, "0", C_TIME,
 	     "After a thinktime pause the rate goes on from now (no catching up)"),
 	{ .name = "rate_cycle", .alias = "ratecycle", .type = OPT_U64, .offset = OFF(rate_cycle_ms), .def = "1000",
-	  .min = 1, .max = INT64_MAX, .category = C_TIME, .help = "rate_min and rate_iops_min are checked over windows of this many ms" },
+	  .min = 1, .max = UINT32_MAX, .category = C_TIME, .help = "rate_min and rate_iops_min are checked over windows of this many ms" },
 	{ .name = "softrandommap", .type = OPT_NOOP, .category = C_PAT,
 	  .help = "Accepted: iobench's random map takes no memory, so it never falls back to norandommap" },
 	BOOL("stats", stats, "1", C_REP, "Report this job (0: it runs, but is left out of every output)"),
 	FUNC("max_latency", max_latency_us, opt_io_max_latency, "time[,time[,time]] (us unless suffixed)", C_REP,
 	     "Fail the job with ETIMEDOUT when an I/O takes longer than this"),
-	U64("bwavgtime", bwavgtime_ms, "500", 1, INT64_MAX, C_REP, "Bandwidth samples are over this many ms"),
-	U64("iopsavgtime", iopsavgtime_ms, "500", 1, INT64_MAX, C_REP, "IOPS samples are over this many ms"),
+	U64("bwavgtime", bwavgtime_ms, "500", 1, UINT32_MAX, C_REP, "Bandwidth samples are over this many ms"),
+	U64("iopsavgtime", iopsavgtime_ms, "500", 1, UINT32_MAX, C_REP, "IOPS samples are over this many ms"),
 	UINT("log_entries", log_entries, "1024", 1024, 1048576, C_LOG,
 	     "Checked and accepted: iobench allocates log entries 4096 at a time as the job goes (no first size to set)"),
 	{ .name = "log_compression", .type = OPT_SIZE, .offset = OFF(log_compression), .category = C_LOG,

@@ -190,6 +190,21 @@ check "... and the JSON" sh -c "[ ! -s fmt.err ]" && jqe '.jobs[0].jobname == "j
 refused "an unknown format after 200 good ones is named" "--output-format: unknown format 'xml'" \
 	"$IOBENCH" --output-format="$(repeat json 200 ,),xml" $NULLJOB --size=1m
 
+# ---- 4b. times kept in ms or us and counted in ns: refused where the ns would wrap ----
+# (bwavgtime=18446744073710 sampled every 0.45 ms; max_latency=18446744073709552 failed a
+# 157 us read; thinktime_iotime=18446744073709552us thought after every I/O)
+refused "bwavgtime past 32 bits is out of range, not a wrapped window" "bwavgtime: '18446744073710' is out of range" \
+	"$IOBENCH" --parse-only $NULLJOB --size=1m --bwavgtime=18446744073710
+refused "iopsavgtime past 32 bits is out of range" "iopsavgtime: '18446744073710' is out of range" \
+	"$IOBENCH" --parse-only $NULLJOB --size=1m --iopsavgtime=18446744073710
+refused "rate_cycle past 32 bits is out of range" "rate_cycle: '18446744073710' is out of range" \
+	"$IOBENCH" --parse-only $NULLJOB --size=1m --rate_cycle=18446744073710
+accepted "bwavgtime=4294967295 (fio's unsigned int) is taken" "$IOBENCH" --parse-only $NULLJOB --size=1m --bwavgtime=4294967295
+refused "max_latency whose ns do not fit 64 bits is refused" "max_latency: cannot parse '18446744073709552'" \
+	"$IOBENCH" --parse-only $NULLJOB --size=1m --max_latency=18446744073709552
+refused "thinktime_iotime whose ns do not fit 64 bits is refused" "thinktime_iotime: too long a time" \
+	"$IOBENCH" --parse-only $NULLJOB --size=1m --thinktime_iotime=18446744073709552us
+
 # ---- 5. JSON: invalid UTF-8 escaped byte by byte, never inf or NaN ----
 valid_json() { python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <"$1"; }
 bad=$(printf 'a\377\376b')
