@@ -74,6 +74,8 @@ static int parse_zones(struct distribution *dist, const char *list, bool abs, un
 		z->access_pct = (unsigned)pct;
 		total += z->access_pct;
 		if (!slash[1]) {
+			if (abs) /* fio 3.33 refuses it too: a size is needed */
+				return -EINVAL;
 			z->size = UINT64_MAX; /* empty: what the other zones leave */
 		} else if (abs) {
 			if (parse_size(slash + 1, kb_base, &z->size))
@@ -87,7 +89,7 @@ static int parse_zones(struct distribution *dist, const char *list, bool abs, un
 	}
 	for (unsigned i = 0; i < dist->nzones; i++)
 		if (dist->zones[i].size == UINT64_MAX)
-			dist->zones[i].size = abs ? 0 : (size_total < 100 ? 100 - size_total : 0);
+			dist->zones[i].size = size_total < 100 ? 100 - size_total : 0;
 	return dist->nzones && total == 100 && (abs || size_total <= 100) ? 0 : -EINVAL;
 }
 

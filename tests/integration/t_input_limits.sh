@@ -204,6 +204,8 @@ refused "max_latency whose ns do not fit 64 bits is refused" "max_latency: canno
 	"$IOBENCH" --parse-only $NULLJOB --size=1m --max_latency=18446744073709552
 refused "thinktime_iotime whose ns do not fit 64 bits is refused" "thinktime_iotime: too long a time" \
 	"$IOBENCH" --parse-only $NULLJOB --size=1m --thinktime_iotime=18446744073709552us
+refused "zoned_abs with an empty size is refused, as fio 3.33 refuses it" "random_distribution: cannot parse 'zoned_abs:50/10m:50/'" \
+	"$IOBENCH" --parse-only $NULLJOB --size=1m --random_distribution=zoned_abs:50/10m:50/
 
 # ---- 5. JSON: invalid UTF-8 escaped byte by byte, never inf or NaN ----
 valid_json() { python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <"$1"; }
