@@ -276,9 +276,13 @@ struct offload *offload_new(struct wstate *s, const struct engine_ops *real, uns
 	struct offload *off = calloc(1, sizeof(*off));
 	if (!off)
 		return NULL;
+	pthread_condattr_t mono; /* off_getevents' deadline is on CLOCK_MONOTONIC */
+	pthread_condattr_init(&mono);
+	pthread_condattr_setclock(&mono, CLOCK_MONOTONIC);
 	pthread_mutex_init(&off->lock, NULL);
 	pthread_cond_init(&off->work, NULL);
-	pthread_cond_init(&off->done, NULL);
+	pthread_cond_init(&off->done, &mono);
+	pthread_condattr_destroy(&mono);
 	off->real = real;
 	off->s = s;
 	off->nhelpers = depth ? depth : 1;
