@@ -1,10 +1,13 @@
 /* Parsers for options whose values have a shape of their own. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/checksum.h"
 #include "core/options.h"
@@ -280,6 +283,7 @@ struct pat {
 	unsigned len, fmts;
 	uint16_t fmt_at[PATTERN_FMT_MAX];
 	bool fmt_ok;
+	char msg[160]; /* a reason that names a file */
 };
 
 static bool pat_put(struct pat *pt, unsigned char c)
@@ -326,12 +330,49 @@ static const char *pat_decimal(const char *p, struct pat *pt, const char **why)
 	return end;
 }
 
-/* One piece at p: 0x hex, a 'quoted' or "quoted" string, a decimal, or %o; the text after it. */
+/* 'name': as fio, the contents of the file (a regular one, so a FIFO cannot hang the
+ * parser), as much as the pattern has room for. */
+static const char *pat_file(const char *p, struct pat *pt, const char **why)
+{
+	const char *end = strchr(p + 1, '\'');
+	if (!end)
+		return *why = "a pattern (unterminated 'file name')", NULL;
+	char path[4096];
+	size_t len = (size_t)(end - p - 1);
+	if (len == 0 || len >= sizeof(path))
+		return *why = "a pattern ('file name': empty or longer than 4095 bytes)", NULL;
+	memcpy(path, p + 1, len);
+	path[len] = '\0';
+	*why = pt->msg;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(pt->msg, sizeof(pt->msg), "a pattern: file '%.60s%s': %s", path, len > 60 ? "..." : "",
+			 fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	ssize_t got = pt->len < PATTERN_MAX ? read(fd, pt->b + pt->len, PATTERN_MAX - pt->len) : 0;
+	int err = errno;
+	close(fd);
+	if (got <= 0) {
+		snprintf(pt->msg, sizeof(pt->msg), "a pattern: file '%.60s%s': %s", path, len > 60 ? "..." : "",
+			 got < 0 ? strerror(err) : pt->len < PATTERN_MAX ? "empty" : "no room left (512 bytes at most)");
+		return NULL;
+	}
+	pt->len += (unsigned)got;
+	return end + 1;
+}
+
+/* One piece at p: 0x hex, a "quoted" string, a 'file', a decimal, or %o; the text after it. */
 static const char *pat_piece(const char *p, struct pat *pt, const char **why)
 {
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		return pat_hex(p + 2, pt, why);
-	if (*p == '\'' || *p == '"') {
+	if (*p == '\'')
+		return pat_file(p, pt, why);
+	if (*p == '"') {
 		const char *end = strchr(p + 1, *p);
 		if (!end)
 			return *why = "a pattern (unterminated string)", NULL;
@@ -353,7 +394,7 @@ static const char *pat_piece(const char *p, struct pat *pt, const char **why)
 				return *why = "a pattern (512 bytes at most)", NULL;
 		return p + 2;
 	}
-	return *why = "a pattern (0x.., 'text', a number or %o)", NULL;
+	return *why = "a pattern (0x.., \"text\", 'file', a number or %o)", NULL;
 }
 
 /* buffer_pattern and verify_pattern: pieces (pat_piece) joined with '|' or spaces. */

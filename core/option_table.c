@@ -222,7 +222,7 @@ const struct option_def option_table[] = {
 	     "Make write data compress by about this much"),
 	UINT("buffer_compress_chunk", compress_chunk, "512", 1, 1 << 30, C_BUF,
 	     "Size of the compressible and random runs"),
-	FUNC("buffer_pattern", pattern, opt_parse_pattern, NULL, "0xHEX | 'text' | number, joined with |",
+	FUNC("buffer_pattern", pattern, opt_parse_pattern, NULL, "0xHEX | \"text\" | 'file' | number, joined with |",
 	     C_BUF, "Fill write buffers with this pattern"),
 	UINT("dedupe_percentage", dedupe_pct, NULL, 0, 100, C_BUF, "Share of writes that repeat an earlier buffer"),
 

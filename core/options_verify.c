@@ -44,7 +44,7 @@ const struct option_def options_verify[] = {
 	{ .name = "verify", .type = OPT_CHOICE, .offset = OFF(verify), .choices = verify_choices, .def = "0",
 	  .category = C_VER, .help = "Write checksummed data and read it back to check it" },
 	{ .name = "verify_pattern", .type = OPT_FUNC, .offset = OFF(verify_pattern), .size = SZ(verify_pattern),
-	  .parse = opt_parse_pattern, .syntax = "0xHEX | 'text' | number | %o", .category = C_VER,
+	  .parse = opt_parse_pattern, .syntax = "0xHEX | \"text\" | 'file' | number | %o", .category = C_VER,
 	  .help = "Fill written data with this pattern (checked too; verify=pattern checks only it)" },
 	BOOL("do_verify", do_verify, "1", "Run the verify phase after writing"),
 	BOOL("verify_only", verify_only, "0", "Do not write: only verify what an earlier run (iobench or fio) wrote"),

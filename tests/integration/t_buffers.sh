@@ -42,8 +42,21 @@ check "scramble_buffers (the default): every write differs" [ "$(blocks_unique s
 w pat --buffer_pattern=0xdeadbeef
 check "buffer_pattern=0xdeadbeef fills the data with it" \
 	sh -c "[ \"\$(od -An -tx1 -v pat | tr -d ' \n' | sed 's/deadbeef//g')\" = '' ]"
-w str "--buffer_pattern='abc'"
-check "buffer_pattern='abc' fills the data with the text" sh -c "head -c 9 str | grep -qx abcabcabc"
+w str '--buffer_pattern="abc"'
+check 'buffer_pattern="abc" fills the data with the text' sh -c "head -c 9 str | grep -qx abcabcabc"
+# 'name' is a file whose contents are the pattern (its first 512 bytes), as fio 3.33 reads it
+printf 'XYZ' >pat.txt
+head -c 1000 /dev/urandom >pat.big
+w pfile "--buffer_pattern=0x01'pat.txt'\"s\""
+check "buffer_pattern=0x01'pat.txt'\"s\": the byte, the file's contents, the text" \
+	sh -c "[ \"\$(head -c 10 pfile | od -An -tx1 | tr -d ' \n')\" = 0158595a730158595a73 ]"
+w pbig "--buffer_pattern='pat.big'"
+check "buffer_pattern='FILE' of 1000 bytes: its first 512, repeated" sh -c "cmp -s -n 512 pbig pat.big && cmp -s -n 512 -i 512:0 pbig pat.big"
+if have fio; then
+	fio --name=b --rw=write --bs=64k --size=64k --ioengine=psync --filename=fpfile "--buffer_pattern=0x01'pat.txt'\"s\"" \
+		--output-format=terse >/dev/null 2>&1
+	check "... the same bytes as fio's" cmp -s -n 65536 fpfile pfile
+fi
 
 w dd --dedupe_percentage=50 --refill_buffers
 u=$(blocks_unique dd)

@@ -207,6 +207,15 @@ refused "thinktime_iotime whose ns do not fit 64 bits is refused" "thinktime_iot
 refused "zoned_abs with an empty size is refused, as fio 3.33 refuses it" "random_distribution: cannot parse 'zoned_abs:50/10m:50/'" \
 	"$IOBENCH" --parse-only $NULLJOB --size=1m --random_distribution=zoned_abs:50/10m:50/
 
+mkfifo pat.fifo
+: >pat.empty
+refused "buffer_pattern='FIFO': refused at once (a pattern file is a regular file), never a hang" \
+	"buffer_pattern: cannot parse|file 'pat.fifo': not a regular file" "$IOBENCH" --parse-only $NULLJOB --size=1m "--buffer_pattern='pat.fifo'"
+refused "verify_pattern='EMPTY': refused (fio 3.33 aborts on an assertion)" "verify_pattern: cannot parse|file 'pat.empty': empty" \
+	"$IOBENCH" --parse-only $NULLJOB --size=1m --verify=pattern "--verify_pattern='pat.empty'"
+refused "buffer_pattern='missing': refused naming the file" "file 'no.such': No such file or directory" \
+	"$IOBENCH" --parse-only $NULLJOB --size=1m "--buffer_pattern='no.such'"
+
 # ---- 5. JSON: invalid UTF-8 escaped byte by byte, never inf or NaN ----
 valid_json() { python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <"$1"; }
 bad=$(printf 'a\377\376b')
