@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/engine.h"
+#include "core/files.h"
 #include "core/job.h"
 
 const char *ioerr_name(int err)
@@ -77,9 +78,36 @@ static bool given(const struct opt_list *const *lists, size_t n, const char *nam
 	return false;
 }
 
+/* verify keeps what was written by block of the smallest size (core/verify_phase.c): an
+ * offset or a length off that grid would be read back at the wrong place. fio verifies these
+ * (docs/differences.md). */
+static int verify_grid(struct job *job)
+{
+	const struct job_opts *o = &job->o;
+	uint64_t g = job_min_bs(o);
+	if (o->verify == VERIFY_NONE || !g)
+		return 0;
+	for (int d = 0; d < DDIR_NR; d++) {
+		if (!job_has_dir(o, (enum ddir)d))
+			continue;
+		if (o->io.ba_given && o->io.ba[d] % g) {
+			char what[200];
+			snprintf(what, sizeof(what), "blockalign=%llu with verify: the alignment must be a multiple of the "
+				 "smallest block size (%llu)", (unsigned long long)o->io.ba[d], (unsigned long long)g);
+			return refuse(job, what);
+		}
+		if (o->io.bs_unaligned && o->bs_max[d] > o->bs_min[d])
+			return refuse(job, "bs_unaligned with verify: verify needs block sizes in multiples of the "
+					   "smallest one (give bsrange's sizes aligned, or no verify)");
+	}
+	return 0;
+}
+
 int opts_io_resolve(struct job *job, const struct opt_list *const *lists, size_t n)
 {
 	struct job_opts *o = &job->o;
+	if (verify_grid(job)) /* before implied()'s note: one line */
+		return -EINVAL;
 	implied(job);
 	if (o->io.thinktime_iotime_us > UINT64_MAX / 1000) /* counted in ns */
 		return refuse(job, "thinktime_iotime: too long a time (584000 years at most)");

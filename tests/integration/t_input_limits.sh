@@ -216,6 +216,15 @@ refused "verify_pattern='EMPTY': refused (fio 3.33 aborts on an assertion)" "ver
 refused "buffer_pattern='missing': refused naming the file" "file 'no.such': No such file or directory" \
 	"$IOBENCH" --parse-only $NULLJOB --size=1m "--buffer_pattern='no.such'"
 
+# blockalign or bs_unaligned off the smallest block size: verify read such blocks back at the
+# wrong offsets (bad magic header, exit 1, where fio verifies them); refused in one line
+refused "blockalign=5 with verify is refused, not a false verify failure" "blockalign=5 with verify: the alignment must be a multiple" \
+	"$IOBENCH" --parse-only --name=j --rw=randwrite --bs=4k --ba=5 --verify=crc32c --size=1m
+refused "bs_unaligned with a bsrange and verify is refused" "bs_unaligned with verify" \
+	"$IOBENCH" --parse-only --name=j --rw=write --bsrange=512-8k --bs_unaligned=1 --verify=crc32c --size=1m
+check "blockalign=8k with bs=4k and verify is taken (and verifies)" "$IOBENCH" --name=j --rw=randwrite --bs=4k --ba=8k \
+	--verify=crc32c --size=256k --filename=ba.dat --output-format=terse
+
 # ---- 5. JSON: invalid UTF-8 escaped byte by byte, never inf or NaN ----
 valid_json() { python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <"$1"; }
 bad=$(printf 'a\377\376b')
