@@ -215,12 +215,20 @@ static void off_cleanup(struct engine_ctx *ctx)
 	}
 }
 
-/* The job's own descriptors: plain ones (fsync, and what the helpers reopen). */
+/* The job's own descriptors: plain ones (fsync, and what the helpers reopen). An engine
+ * without files (http: its objects are named after them) opens each in every helper. */
 static int off_open_file(struct engine_ctx *ctx, const char *path, int flags, int *fd)
 {
 	struct offload *off = ctx->priv;
 	if (off->real->flags & ENGINE_NO_FILE) {
 		*fd = -1;
+		for (unsigned i = 0; i < off->nhelpers; i++) {
+			int hfd = -1, ret = engine_open_file(off->real, &off->helpers[i].ctx, path, flags, &hfd);
+			if (ret) {
+				snprintf(ctx->why, sizeof(ctx->why), "%s", off->helpers[i].ctx.why);
+				return ret;
+			}
+		}
 		return 0;
 	}
 	int f = open(path, flags | O_CLOEXEC, 0644);
@@ -232,6 +240,12 @@ static int off_open_file(struct engine_ctx *ctx, const char *path, int flags, in
 
 static int off_close_file(struct engine_ctx *ctx, int fd)
 {
+	struct offload *off = ctx->priv;
+	if (off->real->flags & ENGINE_NO_FILE) {
+		for (unsigned i = 0; i < off->nhelpers; i++)
+			engine_close_file(off->real, &off->helpers[i].ctx, -1);
+		return 0;
+	}
 	return fd >= 0 && close(fd) < 0 ? -errno : 0;
 }
 

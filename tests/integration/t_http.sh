@@ -149,6 +149,12 @@ run "swift 64k read" read GET --name=r --ioengine=http --http_host="$HOST" --htt
 	--http_swift_auth_token=tok123 --filename=/v1/c/sw --rw=read --bs=64k --size=256k
 "$IOBENCH" --name=t --ioengine=http --http_host="$HOST" --http_mode=swift --http_swift_auth_token=tok123 \
 	--filename=/v1/c/sw --rw=trim --bs=64k --size=256k >/dev/null 2>&1
+# io_submit_mode=offload: each submitter thread knows the job's files (it crashed on a NULL
+# object name before)
+# shellcheck disable=SC2086
+run "s3 io_submit_mode=offload, iodepth=4, 2 files" write PUT --name=o $S3 --filename_format='/bkt/off.$filenum' \
+	--nrfiles=2 --rw=randwrite --bs=4k --size=64k --io_submit_mode=offload --iodepth=4
+"$IOBENCH" --name=t $S3 --filename_format='/bkt/off.$filenum' --nrfiles=2 --rw=trim --bs=4k --size=64k >/dev/null 2>&1
 
 # ---- what the server refuses is an I/O error, as fio reports one ----
 # errjob TAG ERRNO TEXT args...: exit 1, the JSON's error is ERRNO, the error line names TEXT.
