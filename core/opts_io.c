@@ -133,5 +133,15 @@ int opts_io_resolve(struct job *job, const struct opt_list *const *lists, size_t
 	    !(job->ops->flags & ENGINE_NO_FILE))
 		return refuse(job, "io_submit_mode=offload: needs a synchronous engine (psync, sync, pvsync, pvsync2; "
 				   "fio's manual: it cannot reliably be used with async engines)");
+	/* The helpers are engines of their own: one without files that starts something once
+	 * they are open (a connection, a program) or does no I/O has nothing to hand them. */
+	if (o->io.submit_mode == SUBMIT_OFFLOAD && job->ops && (job->ops->flags & ENGINE_NO_FILE) &&
+	    (job->ops->post_open || (job->ops->flags & ENGINE_NO_IO))) {
+		char what[200];
+		snprintf(what, sizeof(what), "io_submit_mode=offload: ioengine=%s %s; use io_submit_mode=inline",
+			 job->ops->name, job->ops->flags & ENGINE_NO_IO ? "does no I/O to hand over"
+									 : "keeps a connection or program of its own");
+		return refuse(job, what);
+	}
 	return 0;
 }

@@ -225,6 +225,13 @@ refused "bs_unaligned with a bsrange and verify is refused" "bs_unaligned with v
 check "blockalign=8k with bs=4k and verify is taken (and verifies)" "$IOBENCH" --name=j --rw=randwrite --bs=4k --ba=8k \
 	--verify=crc32c --size=256k --filename=ba.dat --output-format=terse
 
+# io_submit_mode=offload with an engine whose helpers would need their own connection or
+# program, or that does no I/O: refused (net's helpers never connected: 0 bytes, exit 0)
+refused "io_submit_mode=offload with ioengine=net is refused" "io_submit_mode=offload: ioengine=net keeps a connection" \
+	"$IOBENCH" --parse-only --name=j --ioengine=net --hostname=localhost --port=9999 --size=1m --io_submit_mode=offload
+refused "io_submit_mode=offload with ioengine=cpuio is refused" "io_submit_mode=offload: ioengine=cpuio does no I/O" \
+	"$IOBENCH" --parse-only --name=j --ioengine=cpuio --cpuload=10 --io_submit_mode=offload
+
 # ---- 5. JSON: invalid UTF-8 escaped byte by byte, never inf or NaN ----
 valid_json() { python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <"$1"; }
 bad=$(printf 'a\377\376b')
