@@ -239,3 +239,19 @@ void setup_depth(struct wstate *s)
 	s->rec_bw = !o->disable_bw;
 }
 
+
+/* Is every per-I/O extra off? Then the loop takes its short path (s->lean). */
+bool worker_lean(const struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	for (int d = 0; d < DDIR_NR; d++)
+		if (o->rate[d] || o->rate_iops[d] || o->io.max_latency_us[d])
+			return false;
+	if (job_has_dir(o, DDIR_TRIM) || o->verify_only || o->thinktime_us || o->fsync_blocks || o->fdatasync_blocks)
+		return false;
+	if (o->io.sfr_nr || o->io.serialize_overlap || o->io.fill_device || s->x.flow || s->x.loop_end)
+		return false;
+	return !s->replay.on && !s->ver.on && !s->ver.unit_check && !s->trim.chosen_on && !s->trim.pairs &&
+	       !s->zone.mode && !s->whole.on && !s->env.lock_mode && !s->rec.on && !s->logs && !s->lat.on &&
+	       !s->debug_io && !s->file_ops;
+}
