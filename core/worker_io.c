@@ -205,7 +205,9 @@ void io_commit(struct wstate *s)
 /* Wait for completions: at least min, or until timeout_ns (0 = no timeout). */
 void io_reap(struct wstate *s, unsigned min, uint64_t timeout_ns)
 {
-	struct timespec ts = { (time_t)(timeout_ns / NS_PER_SEC), (long)(timeout_ns % NS_PER_SEC) };
+	struct timespec ts = { 0, 0 };
+	if (timeout_ns) /* no division per reap when there is no timeout */
+		ts = (struct timespec){ (time_t)(timeout_ns / NS_PER_SEC), (long)(timeout_ns % NS_PER_SEC) };
 	unsigned max = s->complete_max > min ? s->complete_max : min;
 	if (max > s->inflight)
 		max = s->inflight;
