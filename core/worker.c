@@ -182,11 +182,11 @@ static bool queue_lean(struct wstate *s, struct io_unit *u);
 /* issue_one when no per-I/O extra is on (s->lean): direction, length, file, offset. */
 static bool issue_lean(struct wstate *s)
 {
-	enum ddir d = offsets_next_ddir(s);
-	uint64_t len = offsets_next_len(s, d);
+	enum ddir d = s->lean_ddir >= 0 ? (enum ddir)s->lean_ddir : offsets_next_ddir(s);
+	uint64_t len = s->lean_bs[d] ? s->lean_bs[d] : offsets_next_len(s, d);
 	if (!s->o->time_based && s->issued_bytes + len > s->io_limit)
 		len = s->io_limit - s->issued_bytes; /* the last I/O takes what is left */
-	struct wfile *f = offsets_next_file(s);
+	struct wfile *f = s->nfiles == 1 ? &s->files[0] : offsets_next_file(s);
 	struct io_unit *u = unit_take(s);
 	u->ddir = d;
 	u->len = len;
@@ -513,13 +513,14 @@ void worker_loop(struct wstate *s)
 	time_start(s);
 	steady_start(&s->ssc, s->w->ss, s->w->ss_member, s->start_ns, s->w->debug);
 	lat_search_init(&s->lat, s->o, s->depth, s->start_ns, s->w->debug);
-	s->lean = worker_lean(s);
+	setup_lean(s);
 	check_time(s);
 	while (!s->issuing_done || s->inflight) {
 		fill_queue(s);
 		reap(s);
 		units_check(s);
-		check_time(s);
+		if (s->now >= s->tick_ns || s->ssc.unit || s->lat.on) /* else time_check has nothing due */
+			check_time(s);
 	}
 	int ret = verify_finish(s);
 	if (ret)

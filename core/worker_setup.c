@@ -240,8 +240,22 @@ void setup_depth(struct wstate *s)
 }
 
 
-/* Is every per-I/O extra off? Then the loop takes its short path (s->lean). */
-bool worker_lean(const struct wstate *s)
+static bool lean_possible(const struct wstate *s);
+
+/* Is every per-I/O extra off? Then the loop takes its short path (s->lean), with the block
+ * size of each direction known when it is one size (lean_bs, else 0), and the direction
+ * when the job has one (lean_ddir, else -1). */
+void setup_lean(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	s->lean = lean_possible(s);
+	bool r = job_has_dir(o, DDIR_READ), w = job_has_dir(o, DDIR_WRITE);
+	s->lean_ddir = r && w ? -1 : w ? DDIR_WRITE : DDIR_READ;
+	for (int d = 0; d < DDIR_NR; d++)
+		s->lean_bs[d] = !o->compat.bs_is_seq_rand && !o->nbssplit[d] && o->bs_max[d] <= o->bs_min[d] ? o->bs[d] : 0;
+}
+
+static bool lean_possible(const struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	for (int d = 0; d < DDIR_NR; d++)
