@@ -276,7 +276,7 @@ figure() { # name, jq expression, args...
 	a=$(median <"$O/$name.iobench")
 	b=$(median <"$O/$name.fio")
 	echo "$name $a $b" >>"$O/figures"
-	check "$name: both tools ran $PAIRS times (iobench $(awk '{ printf "%s%.0f", NR > 1 ? " " : "", $1 }' "$O/$name.iobench"), fio $(awk '{ printf "%s%.0f", NR > 1 ? " " : "", $1 }' "$O/$name.fio"); load average $load)" \
+	check "$name: both tools ran $PAIRS times (iobench $(awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 }' "$O/$name.iobench"), fio $(awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 }' "$O/$name.fio"); load average $load)" \
 		awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && b > 0) }'
 }
 : >"$O/figures"
