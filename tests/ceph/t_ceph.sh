@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make test-ceph`: iobench's rbd and rados engines on a real single-node Ceph, against fio
 # 3.33 on the same cluster (not part of `make test`: it needs Debian's Ceph packages, root
-# and 6 to 8 minutes).
+# and about 8 minutes).
 #
 # The cluster (tests/ceph/cluster.sh): one mon, one mgr and one bluestore OSD on a loop
 # device over a sparse file in a temporary directory, on 127.0.0.1, with a private ceph.conf
