@@ -67,6 +67,9 @@ enum engine_flags {
 	 * parse as fio's do and --parse-only passes; a job that would run on it is refused in
 	 * one line naming the engine and what it needs (engine_ops.library). */
 	ENGINE_ABSENT = 1 << 11,
+	/* With ENGINE_NO_FILE: each file is size / nrfiles bytes whatever offset= says (fio's
+	 * rados engine sizes its objects so): the region is what offset= leaves of it. */
+	ENGINE_SIZED_FILES = 1 << 12,
 };
 
 struct engine_ctx {

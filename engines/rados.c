@@ -52,7 +52,7 @@ static const struct option_def rados_options[] = {
 #ifdef IOBENCH_STATIC
 const struct engine_ops rados_engine_ops = {
 	.name = "rados",
-	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM | ENGINE_COMPILED_OUT,
+	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM | ENGINE_SIZED_FILES | ENGINE_COMPILED_OUT,
 	.library = RADOS_LIBRARY,
 	.options = rados_options,
 	.options_size = sizeof(struct rados_opts),
@@ -386,7 +386,7 @@ static int rados_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, c
 
 const struct engine_ops rados_engine_ops = {
 	.name = "rados",
-	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM,
+	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM | ENGINE_SIZED_FILES,
 	.library = RADOS_LIBRARY,
 	.options = rados_options,
 	.options_size = sizeof(struct rados_opts),
