@@ -218,7 +218,11 @@ static int http_check_opts(const struct job_opts *o, const struct http_opts *ho,
 			 "bs the size of each object)");
 		return -EINVAL;
 	}
-	if (!ho->host[0] || strpbrk(ho->host, "/ \t?#@")) {
+	if (strpbrk(ho->host, "\t\r\n")) { /* CR/LF: no header smuggled into the requests */
+		snprintf(why, len, "http_host: holds a tab, CR or LF: it is not a host name or host:port");
+		return -EINVAL;
+	}
+	if (!ho->host[0] || strpbrk(ho->host, "/ ?#@")) {
 		snprintf(why, len, "http_host: '%s' is not a host name or host:port", ho->host);
 		return -EINVAL;
 	}

@@ -214,6 +214,7 @@ else
 fi
 refused "an empty http_host" "ioengine=http: http_host: '' is not a host name or host:port" "$IOBENCH" $JOB --http_host=
 refused "http_host with a path in it" "http_host: 'h/x' is not a host name" "$IOBENCH" $JOB --http_host=h/x
+refused "http_host with CR LF in it (a header smuggled into the request)" "is not a host name" "$IOBENCH" $JOB "--http_host=$(printf 'h\r\nX-Injected: 1')"
 refused "http_mode=s3 without keys" "http_mode=s3: http_s3_keyid and http_s3_key not given" \
 	"$IOBENCH" $JOB --http_host="$HOST" --http_mode=s3
 refused "http_mode=swift without a token" "http_mode=swift: http_swift_auth_token not given" \
