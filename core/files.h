@@ -11,14 +11,13 @@
 
 struct iolog;
 
-/* A planned file: a few tens of bytes; its path is kept once, in the plan's name arena
+/* A planned file: 32 bytes and its name; its path is kept once, in the plan's name arena
  * (a million files of one job cost their names and these fields, not PATH_MAX each). */
 struct clone_file {
 	const char *path;   /* in file_plan.names (or a read_iolog log's), valid with the plan */
 	uint64_t offset;    /* start of the region */
 	uint64_t region;    /* bytes of the region */
 	uint64_t file_size; /* the size layout makes sure the file has */
-	bool exists;
 };
 
 struct names_chunk; /* files.c: the paths, packed in chunks that never move */
