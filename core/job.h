@@ -182,6 +182,7 @@ struct job_opts {
 	/* reporting */
 	unsigned unified;          /* enum unified_rw */
 	unsigned npct;
+	unsigned pct_prec; /* digits after the point in the normal output's labels: as typed (fio) */
 	double pct_list[20];
 	unsigned sig_figs;
 	bool clat_percentiles, lat_percentiles, slat_percentiles;

@@ -448,7 +448,7 @@ static int cmp_double(const void *a, const void *b)
 int opt_parse_percentiles(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
 {
 	char buf[512];
-	unsigned cnt = 0;
+	unsigned cnt = 0, prec = 0;
 	if (strlen(v) >= sizeof(buf))
 		return bad(e, n, "a percentile list (511 characters at most)", v);
 	snprintf(buf, sizeof(buf), "%s", v);
@@ -459,11 +459,15 @@ int opt_parse_percentiles(struct job_opts *o, const struct option_def *d, const 
 		if (end == t || *end || !(p > 0.0 && p <= 100.0) || cnt >= 20) /* NaN too */
 			return bad(e, n, "a percentile list (up to 20 values in (0, 100], joined with ':')", v);
 		o->pct_list[cnt++] = p;
+		const char *dot = strchr(t, '.'); /* the labels show as many decimals as the most typed */
+		unsigned digits = dot ? (unsigned)strspn(dot + 1, "0123456789") : 0;
+		prec = digits > prec ? digits : prec;
 	}
 	if (!cnt)
 		return bad(e, n, "a percentile list", v);
 	qsort(o->pct_list, cnt, sizeof(double), cmp_double);
 	o->npct = cnt;
+	o->pct_prec = prec < 10 ? prec : 10;
 	return 0;
 }
 

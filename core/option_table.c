@@ -246,7 +246,7 @@ const struct option_def option_table[] = {
 	  .offset = OFF(iodepth_batch_complete_min), .def = "1", .min = 0, .max = 65536,
 	  .category = C_ENG, .help = "Fewest completions to wait for when reaping" },
 	UINT("iodepth_batch_complete_max", iodepth_batch_complete_max, NULL, 0, 65536, C_ENG,
-	     "Most completions to take per reap (default: iodepth)"),
+	     "Most completions to take per reap (default: iodepth_batch_complete_min)"),
 	UINT("iodepth_low", iodepth_low, NULL, 0, 65536, C_ENG,
 	     "When the queue is full, let it drain to this before filling it again"),
 	{ .name = "clocksource", .type = OPT_CHOICE, .offset = OFF(clocksource), .choices = clocksource_choices,

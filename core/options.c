@@ -184,6 +184,7 @@ void options_defaults(struct job_opts *o)
 	static const double def_pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 	o->npct = sizeof(def_pct) / sizeof(def_pct[0]);
 	memcpy(o->pct_list, def_pct, sizeof(def_pct));
+	o->pct_prec = 2;
 }
 
 static const char *type_text(const struct option_def *d)

@@ -156,10 +156,11 @@ static void act_device(const struct compat_opts *a, const char *dev, struct toks
 		return;
 	}
 	uint64_t lb = (uint64_t)a->large_block_kib * 1024;
-	/* 1000 records of the read size per second per load unit, in large blocks, rounded up:
-	 * fio's figure for every load and read size tried but read sizes of 5-7 and 35 blocks at
-	 * higher loads (docs/differences.md). */
-	uint64_t wr = ((uint64_t)a->load * 1000 * a->read_req_blocks * 512 + lb - 1) / lb;
+	/* 1000 records of the read size per second per load unit, written as large blocks each
+	 * holding as many whole records as fit (fio's figure: read sizes of 5-7 and 35 blocks
+	 * leave part of each block empty), rounded up. */
+	uint64_t per_block = lb / ((uint64_t)a->read_req_blocks * 512);
+	uint64_t wr = ((uint64_t)a->load * 1000 + per_block - 1) / per_block;
 	add(t, "name=act-read-%s", dev);
 	add(t, "filename=%s", dev);
 	add(t, "rw=randread");
@@ -184,6 +185,12 @@ static int act(const struct run_cfg *cfg, struct job_opts *o, struct toks *t)
 	if (!a->device_names[0]) {
 		fprintf(stderr, "iobench: --profile=act: device-names is not given (the devices or files to test, "
 				"joined with ':')\n");
+		return -EINVAL;
+	}
+	if (!a->prep && (uint64_t)a->read_req_blocks * 512 > (uint64_t)a->large_block_kib * 1024) {
+		fprintf(stderr, "iobench: --profile=act: read-req-num-512-blocks=%u (%u bytes) is larger than "
+				"large-block-op-kbytes=%u: a write block holds no whole record\n",
+			a->read_req_blocks, a->read_req_blocks * 512, a->large_block_kib);
 		return -EINVAL;
 	}
 	add(t, "direct=1");

@@ -338,7 +338,6 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 		unit_move(s, u, UNIT_PREPARED, UNIT_QUEUED);
 		s->pending[s->nr_pending++] = u;
 		s->inflight++;
-		s->fill_queued++;
 		if (s->nr_pending >= s->batch_submit || !s->nr_free)
 			io_commit(s);
 	}
@@ -363,12 +362,10 @@ static inline bool queue_room(const struct wstate *s)
 	return s->nr_free && s->inflight < s->lat.depth;
 }
 
-/* Prepare and queue I/Os until the depth is full or there is nothing left to issue. The
- * depth the queue reached is what the IO depths map records for them. */
+/* Prepare and queue I/Os until the depth is full or there is nothing left to issue. */
 static void fill_queue(struct wstate *s)
 {
 	int ret;
-	s->fill_queued = 0;
 	while (queue_room(s) && !s->issuing_done) {
 		if (out_of_work(s)) {
 			if (s->retry) { /* never handed over: back to the free units */
@@ -386,8 +383,6 @@ static void fill_queue(struct wstate *s)
 			break;
 	}
 	io_commit(s);
-	if (s->fill_queued)
-		s->ts->depth_map[depth_bucket(s->inflight)] += s->fill_queued;
 }
 
 static void reap(struct wstate *s)

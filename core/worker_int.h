@@ -187,7 +187,7 @@ struct wstate {
 	struct io_unit **free_units;
 	struct io_unit **pending;
 	struct io_unit **events;    /* what the engine reaped (engine_ctx.events) */
-	unsigned nr_free, nr_pending, depth, inflight, fill_queued;
+	unsigned nr_free, nr_pending, depth, inflight;
 	struct io_unit *retry;      /* prepared, refused by a busy engine: queued next */
 	unsigned batch_submit, complete_min, complete_max, depth_low;
 	bool sync;

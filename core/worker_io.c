@@ -162,6 +162,7 @@ void io_commit(struct wstate *s)
 				hist_record(&ts->dir[u->ddir].slat_hist, s->now - u->start_ns);
 		}
 	}
+	ts->depth_map[depth_bucket(s->inflight)] += s->nr_pending; /* as fio: the depth at submission */
 	ts->submit_map[batch_bucket(s->nr_pending)]++;
 	ts->total_submit++;
 	s->nr_pending = 0;
@@ -171,7 +172,9 @@ void io_commit(struct wstate *s)
 void io_reap(struct wstate *s, unsigned min, uint64_t timeout_ns)
 {
 	struct timespec ts = { (time_t)(timeout_ns / NS_PER_SEC), (long)(timeout_ns % NS_PER_SEC) };
-	unsigned max = s->complete_max && s->complete_max < s->inflight ? s->complete_max : s->inflight;
+	unsigned max = s->complete_max > min ? s->complete_max : min;
+	if (max > s->inflight)
+		max = s->inflight;
 	int n = engine_getevents(s->w->ops, &s->eng, min, max, timeout_ns ? &ts : NULL);
 	s->now = clock_fast_ns(s->clk);
 	if (n < 0) {

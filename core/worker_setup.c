@@ -223,7 +223,12 @@ void setup_depth(struct wstate *s)
 	if (s->batch_submit > s->depth)
 		s->batch_submit = s->depth;
 	s->complete_min = o->iodepth_batch_complete_min;
-	s->complete_max = o->iodepth_batch_complete_max;
+	/* As fio: at most iodepth_batch_complete_min completions per reap unless a maximum is
+	 * given, so a full queue is topped up after each completion (reaping whatever is there
+	 * would leave the completed units idle while the rest are resubmitted one by one: fewer
+	 * than iodepth in flight, and latencies under what Little's law gives for the depth). */
+	s->complete_max = o->iodepth_batch_complete_max ? o->iodepth_batch_complete_max
+			  : o->iodepth_batch_complete_min ? o->iodepth_batch_complete_min : s->depth;
 	s->depth_low = o->iodepth_low && o->iodepth_low < s->depth ? o->iodepth_low : s->depth;
 	s->eng.depth = s->depth;
 	s->eng.nr_units = s->depth;

@@ -163,12 +163,13 @@ static void show_percentiles(FILE *out, const char *name, const struct pct_value
 	for (uint64_t v = (hi + div - 1) / div; v >= 10; v /= 10)
 		width++;
 	width = width < 5 ? 5 : width;
-	size_t per_line = (size_t)(73 / (2 + 10 + width));
+	int prec = (int)o->pct_prec, label = prec ? prec + 3 : 3; /* "99.99", "99.9", " 99" */
+	size_t per_line = (size_t)(73 / (label + 7 + width));
 	fprintf(out, "    %s percentiles (%s):\n", name, units[unit]);
 	for (size_t i = 0; i < n; i++) {
 		if (i % per_line == 0)
 			fprintf(out, "     |");
-		fprintf(out, " %5.2fth=[%*" PRIu64 "]%s", o->pct_list[i], width, (p->ns[i] + div - 1) / div,
+		fprintf(out, " %*.*fth=[%*" PRIu64 "]%s", label, prec, o->pct_list[i], width, (p->ns[i] + div - 1) / div,
 			i + 1 < n ? "," : "");
 		if (i % per_line == per_line - 1 || i + 1 == n)
 			fprintf(out, "\n");

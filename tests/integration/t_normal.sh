@@ -41,3 +41,13 @@ check "--output-format=normal,json: job lines, then the JSON document, then the 
 	       [ $(line '^}$') -lt $(line '^nj: (groupid=0') ]"
 "$IOBENCH" --name=sf --ioengine=null --size=1g --significant_figures=6 >sf.txt
 check "significant_figures=6: sizes with six digits (io 1024.0MiB (1073.7MB))" grep -q 'io=1024.0MiB (1073.7MB)' sf.txt
+
+# percentile_list: the labels have as many decimals as the most the list was typed with
+# (fio: "50.5th", " 50th", "99.9999th"), and as many go on a line as fit: against fio.
+labels() { sed -n '/clat percentiles/,/lat (nsec)/p' | grep '|' | sed 's/\[ *[0-9]*\]/[]/g'; }
+for l in 50:99.9999 50.5:90 10.1234:20:30:40:50:60:70:80:90:95 10:20:30:40:50:60:70:80:90:95 5.25:99.5:99.999; do
+	"$IOBENCH" --name=p --ioengine=null --size=4m --bs=4k --percentile_list=$l 2>/dev/null | labels >pl.i
+	fio --name=p --ioengine=null --size=4m --bs=4k --percentile_list=$l 2>/dev/null | labels >pl.f
+	check "percentile_list=$l: fio's labels, decimals and rows ($(head -1 pl.f | cut -c1-40)...)" \
+		sh -c "[ -s pl.f ] && cmp -s pl.i pl.f"
+done

@@ -112,6 +112,18 @@ EOT
 if have fio; then act_run fio "$T/act2f.json" "$@"; fwrate=$(act_ios "$T/act2f.json" | cut -d' ' -f6); else fwrate=63; fi
 check "act load=2 threads-per-queue=4 read-req-num-512-blocks=8: $rios reads of $rbs B at 4000/s, writes at $wrate/s (fio: $fwrate)" \
 	holds '[ "$rbs" = 4096 ] && [ "$wrate" = "$fwrate" ] && [ "$wrate" = 63 ] && paced "$rios" 4000'
+# The write rate for read sizes whose records do not fill a large block (5-7, 35 blocks): fio's.
+for n in 6 7 35; do
+	set -- --test-duration=1 --load=5 --threads-per-queue=4 --read-req-num-512-blocks=$n
+	act_run "$IOBENCH" "$T/actn.json" "$@"
+	w=$(act_ios "$T/actn.json" | cut -d' ' -f6)
+	if have fio; then act_run fio "$T/actnf.json" "$@"; fw=$(act_ios "$T/actnf.json" | cut -d' ' -f6); else fw=$(( (5000 + 256 / n - 1) / (256 / n) )); fi
+	check "act load=5 read-req-num-512-blocks=$n: writes at $w/s, as fio ($fw/s)" holds '[ -n "$w" ] && [ "$w" = "$fw" ]'
+done
+(cd "$T" && "$IOBENCH" --profile=act --device-names=dev1 --test-duration=1 --read-req-num-512-blocks=300 >"$T/big.out" 2>"$T/big.err")
+rc=$?
+check "act: a read size larger than the large block is refused in one line, exit 1 (fio: SIGFPE)" \
+	holds '[ $rc -eq 1 ] && [ "$(wc -l <"$T/big.err")" -eq 1 ] && grep -q "read-req-num-512-blocks=300" "$T/big.err" && [ ! -s "$T/big.out" ]'
 (cd "$T" && small "$IOBENCH" --profile=act --device-names=dev1 --test-duration=1 >"$T/act.txt" 2>&1)
 check "act's normal output has ACT's table and verdict" \
 	holds 'grep -q "^ slice" "$T/act.txt" && grep -Eq "^act: test complete, device\(s\): (PASSED|FAILED)$" "$T/act.txt"'
