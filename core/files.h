@@ -28,6 +28,9 @@ struct file_plan {
 	struct names_chunk *names;
 	uint64_t io_limit;  /* bytes to transfer, all files and loops together */
 	const struct iolog *replay; /* read_iolog: the log this clone replays (its job's; core/iolog.h) */
+	/* run.c's check: no file was there but regular ones (no device, link, FIFO): a directory's
+	 * files are all on its disk (disk_util looks once per directory) */
+	bool regular_only;
 };
 
 /* Plan clone `clone` of a job. no_file: the engine touches no files (null); its target then
