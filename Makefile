@@ -230,7 +230,7 @@ test-gluster: test-deps
 # `make test-ceph`: a single-node Ceph (mon, mgr, one bluestore OSD on a loop device, an MDS
 # with a CephFS mounted through ceph-fuse, and a RADOS Gateway with an S3 user) in private
 # namespaces; the rbd and rados engines against fio 3.33 on it, hostile setups, the bs x rw
-# sweep and host-vs-pod jobs on the CephFS, S3 jobs, and iobench/fio figures (6-8 minutes;
+# sweep and host-vs-pod jobs on the CephFS, S3 jobs, and iobench/fio figures (about 8 minutes;
 # not part of `make test`). See docs/storage-systems.md.
 CEPH_DEBS := ceph-mon ceph-osd ceph-mgr ceph-mds ceph-fuse ceph-common radosgw curl s3cmd librbd-dev librados-dev
 test-ceph: test-deps

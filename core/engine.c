@@ -105,9 +105,9 @@ struct timespec engine_deadline(const struct timespec *timeout)
 	return now;
 }
 
-bool engine_wait_fd(int fd, const struct timespec *deadline)
+int engine_poll_fd(int fd, short events, const struct timespec *deadline)
 {
-	struct timespec left = { -1, 0 }, now;
+	struct timespec left = { 0, 0 }, now;
 	if (deadline) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		left.tv_sec = deadline->tv_sec - now.tv_sec;
@@ -115,13 +115,49 @@ bool engine_wait_fd(int fd, const struct timespec *deadline)
 		if (left.tv_nsec < 0)
 			left.tv_sec--, left.tv_nsec += 1000000000L;
 		if (left.tv_sec < 0)
-			return false;
+			return -ETIME;
 	}
 	if (fd < 0)
-		return true;
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	ppoll(&p, 1, deadline ? &left : NULL, NULL);
-	return true;
+		return 0;
+	struct pollfd p = { .fd = fd, .events = events };
+	if (ppoll(&p, 1, deadline ? &left : NULL, NULL) < 0)
+		return -errno;
+	return p.revents;
+}
+
+bool engine_wait_fd(int fd, const struct timespec *deadline)
+{
+	return engine_poll_fd(fd, POLLIN, deadline) != -ETIME;
+}
+
+void engine_donelist_init(struct engine_donelist *l)
+{
+	atomic_init(&l->pushed, NULL);
+	l->ready = NULL;
+}
+
+void engine_donelist_push(struct engine_donelist *l, struct engine_done *e)
+{
+	struct engine_done *head = atomic_load_explicit(&l->pushed, memory_order_relaxed);
+	do
+		e->next = head;
+	while (!atomic_compare_exchange_weak_explicit(&l->pushed, &head, e, memory_order_release, memory_order_relaxed));
+}
+
+struct engine_done *engine_donelist_pop(struct engine_donelist *l)
+{
+	if (!l->ready) { /* newest first: turned around, the oldest is handed out first */
+		struct engine_done *e = atomic_exchange_explicit(&l->pushed, NULL, memory_order_acquire), *next;
+		for (; e; e = next) {
+			next = e->next;
+			e->next = l->ready;
+			l->ready = e;
+		}
+	}
+	struct engine_done *e = l->ready;
+	if (e)
+		l->ready = e->next;
+	return e;
 }
 
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx)

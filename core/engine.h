@@ -67,6 +67,9 @@ enum engine_flags {
 	 * parse as fio's do and --parse-only passes; a job that would run on it is refused in
 	 * one line naming the engine and what it needs (engine_ops.library). */
 	ENGINE_ABSENT = 1 << 11,
+	/* With ENGINE_NO_FILE: each file is size / nrfiles bytes whatever offset= says (fio's
+	 * rados engine sizes its objects so): the region is what offset= leaves of it. */
+	ENGINE_SIZED_FILES = 1 << 12,
 };
 
 struct engine_ctx {
@@ -147,13 +150,37 @@ struct engine_ops {
 /* engines/registry.c: the only list of engines. */
 const struct engine_ops *engine_find(const char *name);
 /* The i-th engine, NULL past the last. */
-/* For engines whose completions arrive on a descriptor (an eventfd a library's callback
- * writes): the CLOCK_MONOTONIC time timeout from now, and a wait on fd until it is readable
- * or the deadline (NULL: none) passes; fd -1 (busy polling) does not sleep. The wait is false
- * once the deadline has passed. */
-struct timespec engine_deadline(const struct timespec *timeout);
-bool engine_wait_fd(int fd, const struct timespec *deadline);
 const struct engine_ops *engine_by_index(size_t i);
+
+/* For engines whose completions arrive on a descriptor (an eventfd a library's callback
+ * writes, a socket): the CLOCK_MONOTONIC time timeout from now; a wait on fd until it is
+ * ready for events (POLLIN, POLLOUT) or the deadline (NULL: none) passes, answering the
+ * events it is ready for (0: none: the deadline came, or a signal), -ETIME when the deadline
+ * had passed already (no wait), or -errno from ppoll (-EINTR); fd -1 (busy polling) does not
+ * sleep and answers 0. engine_wait_fd: the same for reading, false once the deadline has
+ * passed. */
+struct timespec engine_deadline(const struct timespec *timeout);
+int engine_poll_fd(int fd, short events, const struct timespec *deadline);
+bool engine_wait_fd(int fd, const struct timespec *deadline);
+
+/* Completed I/Os handed from a library's threads to the job's (gfapi_async, rados): the
+ * library's callback pushes (any thread; lock-free, no allocation), the job's thread alone
+ * pops them, oldest first. An engine keeps a struct engine_done in each I/O's state and finds
+ * that state again with engine_done_entry(). A push is the callback's last touch of the list:
+ * it may wake the reaper after it (an eventfd), and the engine's cleanup waits for the
+ * library's threads (glfs_fini, rados_shutdown) before freeing what holds the list. */
+struct engine_done {
+	struct engine_done *next;
+};
+struct engine_donelist {
+	_Atomic(struct engine_done *) pushed; /* by the callbacks, newest first */
+	struct engine_done *ready;            /* taken whole from pushed, oldest first: the reaper's */
+};
+#define engine_done_entry(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+void engine_donelist_init(struct engine_donelist *l);
+void engine_donelist_push(struct engine_donelist *l, struct engine_done *e);
+/* The oldest completed I/O not handed out yet, or NULL. */
+struct engine_done *engine_donelist_pop(struct engine_donelist *l);
 /* "psync, sync, ...": every engine's name, into buf; returns buf. */
 const char *engine_names(char *buf, size_t len);
 

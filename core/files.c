@@ -303,7 +303,7 @@ static bool size_needed(const struct job_opts *o)
 
 /* One file's region from the options and, where needed, its present size (*exists: the
  * file is there). */
-static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles, bool no_file,
+static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles, bool no_file, bool sized,
 		       uint64_t target_bytes, struct rng *r, struct clone_file *f, bool *exists)
 {
 	uint64_t g = job_min_bs(o), real = no_file ? target_bytes : 0, region;
@@ -322,12 +322,15 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 			no_file ? o->ioengine : "", no_file ? " needs a size)" : "");
 		return -EINVAL;
 	}
+	bool objects = sized && o->size && !o->filesize_lo; /* fio 3.33's rados: size / nrfiles each */
+	if (objects)
+		f->file_size = o->size / nfiles;
 	uint64_t base = f->file_size ? f->file_size : size_seen(o, real, clone, nfiles, g);
 	if (region_in(o, base, clone, nfiles, g, &f->offset, &region))
 		return beyond_limit(o, f->path, "offset", clone);
 	if (o->io.file_append && there && regular(f->path)) /* as fio: offset= the file's size */
 		f->offset = real;
-	f->region = !o->filesize_lo ? region : f->file_size > f->offset ? f->file_size - f->offset : 0;
+	f->region = !o->filesize_lo && !objects ? region : f->file_size > f->offset ? f->file_size - f->offset : 0;
 	if (!f->file_size && (__builtin_add_overflow(f->offset, f->region, &f->file_size) ||
 			      f->file_size > (uint64_t)INT64_MAX))
 		return beyond_limit(o, f->path, "offset + size", clone);
@@ -374,7 +377,8 @@ static int check_creatable(const struct job_opts *o, const char *path, char last
 	return 0;
 }
 
-int files_plan(const struct job_opts *o, unsigned clone, bool no_file, uint64_t target_bytes, struct file_plan *plan)
+int files_plan(const struct job_opts *o, unsigned clone, bool no_file, bool sized, uint64_t target_bytes,
+	       struct file_plan *plan)
 {
 	struct rng r;
 	memset(plan, 0, sizeof(*plan));
@@ -386,7 +390,7 @@ int files_plan(const struct job_opts *o, unsigned clone, bool no_file, uint64_t 
 	char last_ok[PATH_MAX] = "";
 	for (unsigned i = 0; i < plan->nfiles; i++) {
 		bool exists;
-		ret = plan_region(o, clone, plan->nfiles, no_file, target_bytes, &r, &plan->files[i], &exists);
+		ret = plan_region(o, clone, plan->nfiles, no_file, sized, target_bytes, &r, &plan->files[i], &exists);
 		if (!ret && !no_file && !exists)
 			ret = check_creatable(o, plan->files[i].path, last_ok);
 		if (ret)

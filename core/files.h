@@ -34,9 +34,12 @@ struct file_plan {
 };
 
 /* Plan clone `clone` of a job. no_file: the engine touches no files (null); its target then
- * has target_bytes (an RBD image's size; 0: none, size= must say). Prints one line and
- * returns -errno on a problem (a missing file without a size, ...). */
-int files_plan(const struct job_opts *o, unsigned clone, bool no_file, uint64_t target_bytes, struct file_plan *plan);
+ * has target_bytes (an RBD image's size; 0: none, size= must say). sized: each file is
+ * size / nrfiles bytes and offset= starts inside it (ENGINE_SIZED_FILES: RADOS objects, as
+ * fio's rados engine). Prints one line and returns -errno on a problem (a missing file
+ * without a size, ...). */
+int files_plan(const struct job_opts *o, unsigned clone, bool no_file, bool sized, uint64_t target_bytes,
+	       struct file_plan *plan);
 void files_plan_free(struct file_plan *plan);
 /* filename=a:b\\:c: the next name of the list into name ("\\:" is a colon of a name, as in
  * fio); returns where the one after it starts. */

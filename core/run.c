@@ -234,7 +234,8 @@ static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	bool no_file = ops->flags & ENGINE_NO_FILE;
 	c->plan_later = false;
 	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
-				  : files_plan(&job->o, c->gclone, no_file, job->target_bytes, &c->plan);
+				  : files_plan(&job->o, c->gclone, no_file, ops->flags & ENGINE_SIZED_FILES,
+					       job->target_bytes, &c->plan);
 	return planned || guard_files(&job->o, &c->plan, no_file) ||
 			       check_targets(&job->o, ops, &c->plan) || zone_plan(&job->o, &c->plan, no_file)
 		       ? -EINVAL : 0;

@@ -70,29 +70,12 @@ const unsigned lat_bucket_label[LATB_NR] = {
 	2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000, 2000,
 };
 
-/* Index of the first label above v within one unit's ten buckets. */
-static unsigned unit_bucket(uint64_t v)
-{
-	static const unsigned bound[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750 };
-	unsigned i = 0;
-	while (i < 9 && v >= bound[i])
-		i++;
-	return i;
-}
-
-unsigned lat_bucket(uint64_t ns)
-{
-	if (ns < 1000)
-		return unit_bucket(ns);
-	if (ns < 1000000)
-		return LATB_NSEC + unit_bucket(ns / 1000);
-	uint64_t ms = ns / 1000000;
-	if (ms >= 2000)
-		return LATB_NR - 1;
-	if (ms >= 1000)
-		return LATB_NR - 2;
-	return LATB_NSEC + LATB_USEC + unit_bucket(ms);
-}
+/* The index of the first label above v (0 <= v < 1000) within one unit's ten buckets: a
+ * table, so a completion's bucket is a lookup, not a walk over the bounds. */
+const unsigned char lat_unit_bucket[1000] = {
+	[0 ... 1] = 0,     [2 ... 3] = 1,     [4 ... 9] = 2,     [10 ... 19] = 3,   [20 ... 49] = 4,
+	[50 ... 99] = 5,   [100 ... 249] = 6, [250 ... 499] = 7, [500 ... 749] = 8, [750 ... 999] = 9,
+};
 
 static struct sample_summary summary_of(const struct series *s)
 {

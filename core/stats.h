@@ -51,7 +51,20 @@ double series_pool_stddev(const struct series_pool *p); /* sample stddev, 0 for 
 #define LATB_USEC 10
 #define LATB_MSEC 12
 #define LATB_NR (LATB_NSEC + LATB_USEC + LATB_MSEC)
-unsigned lat_bucket(uint64_t ns);
+extern const unsigned char lat_unit_bucket[1000];
+static inline unsigned lat_bucket(uint64_t ns)
+{
+	if (ns < 1000)
+		return lat_unit_bucket[ns];
+	if (ns < 1000000)
+		return LATB_NSEC + lat_unit_bucket[ns / 1000];
+	uint64_t ms = ns / 1000000;
+	if (ms >= 2000)
+		return LATB_NR - 1;
+	if (ms >= 1000)
+		return LATB_NR - 2;
+	return LATB_NSEC + LATB_USEC + lat_unit_bucket[ms];
+}
 extern const unsigned lat_bucket_label[LATB_NR]; /* upper bound within its unit */
 
 /* Depth and batch maps: IO depths 1,2,4,8,16,32,>=64; submit/complete 0,4,8,..,>=64. */

@@ -177,12 +177,35 @@ static bool issue_replay(struct wstate *s)
 	return queue_prepared(s, u);
 }
 
+static bool queue_lean(struct wstate *s, struct io_unit *u);
+
+/* issue_one when no per-I/O extra is on (s->lean): direction, length, file, offset. */
+static bool issue_lean(struct wstate *s)
+{
+	enum ddir d = s->lean_ddir >= 0 ? (enum ddir)s->lean_ddir : offsets_next_ddir(s);
+	uint64_t len = s->lean_bs[d] ? s->lean_bs[d] : offsets_next_len(s, d);
+	if (!s->o->time_based && s->issued_bytes + len > s->io_limit)
+		len = s->io_limit - s->issued_bytes; /* the last I/O takes what is left */
+	struct wfile *f = s->nfiles == 1 ? &s->files[0] : offsets_next_file(s);
+	struct io_unit *u = unit_take(s);
+	u->ddir = d;
+	u->len = len;
+	u->offset = offsets_next(s, f, d, len);
+	u->fd = f->fd;
+	u->file_index = (unsigned)(f - s->files);
+	if (d == DDIR_WRITE)
+		buffers_fill(s, u);
+	return queue_lean(s, u);
+}
+
 /* Prepare one I/O and queue it. Returns false when the caller should stop filling for now. */
 static bool issue_one(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	if (s->retry) /* the engine was busy: the I/O it refused goes first, as prepared */
 		return queue_prepared(s, s->retry);
+	if (s->lean)
+		return issue_lean(s);
 	if (s->replay.on)
 		return issue_replay(s);
 	bool issued;
@@ -288,6 +311,59 @@ static bool lock_for_io(struct wstate *s, struct io_unit *u)
 	return false;
 }
 
+/* The engine did not take u: busy (kept for a retry), failed, or done. */
+static bool queue_refused(struct wstate *s, struct io_unit *u, int r)
+{
+	lockfile_done(&s->env, u); /* taken again when it is queued again */
+	if (r == Q_BUSY) { /* keep it, offset and data as they are; try again after a commit */
+		s->retry = u;
+		io_commit(s);
+		return false;
+	}
+	unit_free(s, u, UNIT_PREPARED); /* failed, or the engine has nothing more to do */
+	if (r < 0)
+		worker_fail(s, r);
+	else
+		s->issuing_done = true;
+	return false;
+}
+
+/* A unit the engine queued (not completed): submitted at the batch's end or when no unit is left. */
+static inline void queue_pending(struct wstate *s, struct io_unit *u)
+{
+	unit_move(s, u, UNIT_PREPARED, UNIT_QUEUED);
+	s->pending[s->nr_pending++] = u;
+	s->inflight++;
+	if (s->nr_pending >= s->batch_submit || !s->nr_free)
+		io_commit(s);
+}
+
+/* queue_prepared when no per-I/O extra is on (s->lean). */
+static bool queue_lean(struct wstate *s, struct io_unit *u)
+{
+	enum ddir d = u->ddir;
+	cmdprio_pick(&s->env, u);
+	s->now = u->start_ns = u->issue_ns = clock_fast_ns(s->clk);
+	int r = engine_queue(s->w->ops, &s->eng, u);
+	if (r != Q_COMPLETED && r != Q_QUEUED)
+		return queue_refused(s, u, r);
+	if (!s->no_io)
+		s->issued_bytes += u->len;
+	s->issued_ios++;
+	s->ts->issued[d]++;
+	s->syncs.last_sync = false;
+	if (d == DDIR_WRITE) {
+		s->files[u->file_index].written = true;
+		s->syncs.writes++;
+	}
+	if (r == Q_COMPLETED) {
+		io_complete_at_once(s, u);
+		return false; /* a sync engine lets the caller check the time */
+	}
+	queue_pending(s, u);
+	return true;
+}
+
 /* Hand a prepared I/O to the engine and account for it. */
 static bool queue_prepared(struct wstate *s, struct io_unit *u)
 {
@@ -302,21 +378,8 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	s->now = u->start_ns = u->issue_ns = clock_fast_ns(s->clk);
 	/* zonemode=zbd: a sequential zone's trim is its reset, done by zone_run.c */
 	int r = s->zone.mode && zone_trim(s, u) ? Q_COMPLETED : engine_queue(s->w->ops, &s->eng, u);
-	if (r == Q_BUSY || r < 0)
-		lockfile_done(&s->env, u); /* taken again when it is queued again */
-	if (r == Q_BUSY) { /* keep it, offset and data as they are; try again after a commit */
-		s->retry = u;
-		io_commit(s);
-		return false;
-	}
-	if (r < 0 || r == Q_DONE) { /* failed, or the engine has nothing more to do */
-		unit_free(s, u, UNIT_PREPARED);
-		if (r < 0)
-			worker_fail(s, r);
-		else
-			s->issuing_done = true;
-		return false;
-	}
+	if (r != Q_COMPLETED && r != Q_QUEUED)
+		return queue_refused(s, u, r);
 	if (__builtin_expect(s->debug_io, 0))
 		io_debug(s, "queue", u);
 	if (s->rec.on)
@@ -335,11 +398,7 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 	if (r == Q_COMPLETED) {
 		io_complete_at_once(s, u);
 	} else {
-		unit_move(s, u, UNIT_PREPARED, UNIT_QUEUED);
-		s->pending[s->nr_pending++] = u;
-		s->inflight++;
-		if (s->nr_pending >= s->batch_submit || !s->nr_free)
-			io_commit(s);
+		queue_pending(s, u);
 	}
 	if (d == DDIR_WRITE)
 		after_write(s, f, u);
@@ -375,7 +434,7 @@ static void fill_queue(struct wstate *s)
 			s->issuing_done = true;
 			break;
 		}
-		if (extra_loop_over(s) && (io_drain(s), ret = extra_next_loop(s))) { /* unlink_each_loop */
+		if (s->x.loop_end && extra_loop_over(s) && (io_drain(s), ret = extra_next_loop(s))) { /* unlink_each_loop */
 			worker_fail(s, ret);
 			break;
 		}
@@ -454,12 +513,14 @@ void worker_loop(struct wstate *s)
 	time_start(s);
 	steady_start(&s->ssc, s->w->ss, s->w->ss_member, s->start_ns, s->w->debug);
 	lat_search_init(&s->lat, s->o, s->depth, s->start_ns, s->w->debug);
+	setup_lean(s);
 	check_time(s);
 	while (!s->issuing_done || s->inflight) {
 		fill_queue(s);
 		reap(s);
 		units_check(s);
-		check_time(s);
+		if (s->now >= s->tick_ns || s->ssc.unit || s->lat.on) /* else time_check has nothing due */
+			check_time(s);
 	}
 	int ret = verify_finish(s);
 	if (ret)

@@ -209,6 +209,12 @@ struct wstate {
 	/* what is recorded (disable_*, *_percentiles, gtod_reduce) */
 	bool rec_slat, rec_clat, rec_lat, hist_slat, hist_lat, rec_bw;
 	bool debug_io;              /* --debug=io: a line per I/O queued and completed */
+	/* None of the per-I/O extras is on (replay, verify, trims, zones, rates, thinktime,
+	 * syncs, locks, logs, iolog, flow, latency_target, max_latency, whole files, debug):
+	 * I/Os are prepared, queued and completed on the short path (worker_lean). */
+	bool lean;
+	int lean_ddir;              /* the job's one direction, -1: mixed (lean path) */
+	uint64_t lean_bs[DDIR_NR];  /* each direction's one block size, 0: it varies (lean path) */
 	/* time */
 	uint64_t now, start_ns, measure_start_ns, ramp_end_ns, deadline_ns;
 	uint64_t last_sample_ns, sample_bytes[DDIR_NR], sample_ios[DDIR_NR];
@@ -297,6 +303,7 @@ void io_sync_if_due(struct wstate *s, struct wfile *f);
 
 /* worker_setup.c */
 void setup_depth(struct wstate *s);
+void setup_lean(struct wstate *s);
 /* 0, or 1 when it printed a note (the CPUs asked for are not all this process's). */
 int set_affinity(struct wstate *s);
 /* The files (none open), descriptors, units, buffers and event array. 0 or -errno. */

@@ -246,3 +246,33 @@ void setup_depth(struct wstate *s)
 	s->rec_bw = !o->disable_bw;
 }
 
+
+static bool lean_possible(const struct wstate *s);
+
+/* Is every per-I/O extra off? Then the loop takes its short path (s->lean), with the block
+ * size of each direction known when it is one size (lean_bs, else 0), and the direction
+ * when the job has one (lean_ddir, else -1). */
+void setup_lean(struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	s->lean = lean_possible(s);
+	bool r = job_has_dir(o, DDIR_READ), w = job_has_dir(o, DDIR_WRITE);
+	s->lean_ddir = r && w ? -1 : w ? DDIR_WRITE : DDIR_READ;
+	for (int d = 0; d < DDIR_NR; d++)
+		s->lean_bs[d] = !o->compat.bs_is_seq_rand && !o->nbssplit[d] && o->bs_max[d] <= o->bs_min[d] ? o->bs[d] : 0;
+}
+
+static bool lean_possible(const struct wstate *s)
+{
+	const struct job_opts *o = s->o;
+	for (int d = 0; d < DDIR_NR; d++)
+		if (o->rate[d] || o->rate_iops[d] || o->io.max_latency_us[d])
+			return false;
+	if (job_has_dir(o, DDIR_TRIM) || o->verify_only || o->thinktime_us || o->fsync_blocks || o->fdatasync_blocks)
+		return false;
+	if (o->io.sfr_nr || o->io.serialize_overlap || o->io.fill_device || s->x.flow || s->x.loop_end)
+		return false;
+	return !s->replay.on && !s->ver.on && !s->ver.unit_check && !s->trim.chosen_on && !s->trim.pairs &&
+	       !s->zone.mode && !s->whole.on && !s->env.lock_mode && !s->rec.on && !s->logs && !s->lat.on &&
+	       !s->debug_io && !s->file_ops;
+}

@@ -212,7 +212,7 @@ static int gfapi_probe(const struct job_opts *o, const void *eng_opts, uint64_t 
 struct gfapi_data;
 /* An I/O unit's side here (gfapi_async): what the callback needs. */
 struct gfapi_io {
-	struct gfapi_io *next; /* on the done list */
+	struct engine_done done; /* on the done list */
 	struct io_unit *u;
 	struct gfapi_data *d;
 	ssize_t ret;
@@ -230,8 +230,7 @@ struct gfapi_data {
 	unsigned nr_files;
 	int efd;                         /* gfapi_async: the callbacks signal it */
 	struct gfapi_io *ios;            /* gfapi_async: by unit index */
-	_Atomic(struct gfapi_io *) done; /* pushed by gluster's threads, taken whole by the reaper */
-	struct gfapi_io *ready;          /* taken from done, not handed out yet */
+	struct engine_donelist done;     /* pushed by gluster's threads, popped by the reaper */
 	atomic_uint inflight;
 };
 
@@ -242,28 +241,17 @@ static void gfapi_complete(glfs_fd_t *fd, ssize_t ret, struct glfs_stat *prestat
 	struct gfapi_io *io = data;
 	struct gfapi_data *d = io->d;
 	io->ret = ret < 0 ? gfapi_errno() : ret;
-	struct gfapi_io *head = atomic_load_explicit(&d->done, memory_order_relaxed);
-	do
-		io->next = head;
-	while (!atomic_compare_exchange_weak_explicit(&d->done, &head, io, memory_order_release, memory_order_relaxed));
+	engine_donelist_push(&d->done, &io->done);
 	eventfd_write(d->efd, 1);
 }
 
 /* What gluster has finished, at most max, into out. */
 static unsigned gfapi_reap(struct gfapi_data *d, struct io_unit **out, unsigned max)
 {
-	if (!d->ready) { /* newest first: turned around, the oldest is reaped first */
-		struct gfapi_io *io = atomic_exchange_explicit(&d->done, NULL, memory_order_acquire), *next;
-		for (; io; io = next) {
-			next = io->next;
-			io->next = d->ready;
-			d->ready = io;
-		}
-	}
 	unsigned n = 0;
-	while (d->ready && n < max) {
-		struct gfapi_io *io = d->ready;
-		d->ready = io->next;
+	struct engine_done *e;
+	while (n < max && (e = engine_donelist_pop(&d->done))) {
+		struct gfapi_io *io = engine_done_entry(e, struct gfapi_io, done);
 		io->u->result = io->ret;
 		out[n++] = io->u;
 	}
@@ -307,7 +295,7 @@ static int gfapi_init_common(struct engine_ctx *ctx, bool async)
 		return -ENOMEM;
 	ctx->priv = d;
 	d->efd = -1;
-	atomic_init(&d->done, NULL);
+	engine_donelist_init(&d->done);
 	atomic_init(&d->inflight, 0);
 	d->files = calloc(ctx->nr_fds ? ctx->nr_fds : 1, sizeof(*d->files));
 	if (!d->files)

@@ -162,11 +162,14 @@ static int user_reap(struct libaio_data *ld, unsigned max)
 	struct aio_ring *ring = (struct aio_ring *)ld->ctx;
 	if (ring->magic != AIO_RING_MAGIC)
 		return -1;
-	unsigned head = ring->head, n = 0;
+	unsigned head = ring->head, n = 0, nr = ring->nr;
 	unsigned tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+	if (head == tail)
+		return 0;
 	while (head != tail && n < max) {
 		ld->events[n++] = ring->events[head];
-		head = (head + 1) % ring->nr;
+		if (++head == nr) /* no division per event */
+			head = 0;
 	}
 	__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
 	return (int)n;

@@ -41,8 +41,16 @@ struct mmap_data {
  * has no other way to find the state of the thread it interrupted (a fault's signal goes to
  * the faulting thread), and each clone's thread copies for its own maps. */
 static __thread struct copy_guard *cur_guard;
-static struct sigaction prev_bus; /* the handler before ours, for faults that are not ours */
-static pthread_once_t bus_once = PTHREAD_ONCE_INIT;
+
+/* The process's one SIGBUS handler, and the one it took the place of (for faults that are not
+ * ours). Process-wide because a signal's disposition is: this is the architecture's listed
+ * exception to "no mutable globals" (docs/architecture.md). Written once, by the first mmap
+ * clone's init under pthread_once, before that clone's first copy; read-only after, by the
+ * handler. Never put back: other clones may be copying. */
+static struct {
+	pthread_once_t once;
+	struct sigaction prev;
+} sigbus = { .once = PTHREAD_ONCE_INIT };
 
 static void on_sigbus(int sig, siginfo_t *si, void *uc)
 {
@@ -52,12 +60,12 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 		cur_guard = NULL;
 		siglongjmp(g->env, 1); /* SA_NODEFER: SIGBUS was not blocked, no mask to restore */
 	}
-	if (prev_bus.sa_flags & SA_SIGINFO) {
-		prev_bus.sa_sigaction(sig, si, uc);
+	if (sigbus.prev.sa_flags & SA_SIGINFO) {
+		sigbus.prev.sa_sigaction(sig, si, uc);
 		return;
 	}
-	if (prev_bus.sa_handler != SIG_DFL && prev_bus.sa_handler != SIG_IGN) {
-		prev_bus.sa_handler(sig);
+	if (sigbus.prev.sa_handler != SIG_DFL && sigbus.prev.sa_handler != SIG_IGN) {
+		sigbus.prev.sa_handler(sig);
 		return;
 	}
 	/* Not ours and nobody else's: die of it as without this handler (a real bug). */
@@ -70,7 +78,7 @@ static void install_sigbus(void)
 {
 	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO | SA_NODEFER };
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, &prev_bus); /* if this fails, a fault kills as before */
+	sigaction(SIGBUS, &sa, &sigbus.prev); /* if this fails, a fault kills as before */
 }
 
 /* memcpy with the map side in m. 0, or -EIO when the map faults: EIO, as read(2) answers
@@ -103,7 +111,7 @@ static int mmap_init(struct engine_ctx *ctx)
 	ctx->priv = md;
 	if (!md)
 		return -ENOMEM;
-	pthread_once(&bus_once, install_sigbus);
+	pthread_once(&sigbus.once, install_sigbus);
 	return 0;
 }
 

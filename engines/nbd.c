@@ -200,33 +200,28 @@ static int nbd_complete(void *user_data, int *error)
 /* Wait until the socket is ready in the direction libnbd wants (reading replies, and
  * sending the rest of a command the socket had no room for), or the deadline (NULL: none)
  * passes; then let libnbd go on. 1 when it went on, 0 once the deadline passed, -errno when
- * the connection failed. (engine_wait_fd waits for reading only: a large write the server
- * reads before it answers needs both.) */
+ * the connection failed. (Both directions: a large write the server reads before it answers
+ * needs them.) */
 static int nbd_wait(struct nbd_data *d, const struct timespec *deadline)
 {
 	int fd = d->a.nbd_aio_get_fd(d->h);
 	if (fd < 0)
 		return nbd_errno(&d->a);
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+	short events = POLLIN;
 	if (d->a.nbd_aio_get_direction(d->h) & LIBNBD_AIO_DIRECTION_WRITE)
-		p.events |= POLLOUT;
-	struct timespec left = { 0, 0 }, now;
-	if (deadline) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = deadline->tv_sec - now.tv_sec;
-		left.tv_nsec = deadline->tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0)
-			left.tv_sec--, left.tv_nsec += 1000000000L;
-		if (left.tv_sec < 0)
-			return 0;
-	}
-	if (ppoll(&p, 1, deadline ? &left : NULL, NULL) < 0)
-		return errno == EINTR ? 1 : -errno;
-	if ((p.revents & POLLOUT) && d->a.nbd_aio_notify_write(d->h) < 0)
+		events |= POLLOUT;
+	int revents = engine_poll_fd(fd, events, deadline);
+	if (revents == -ETIME)
+		return 0;
+	if (revents == -EINTR)
+		return 1;
+	if (revents < 0)
+		return revents;
+	if ((revents & POLLOUT) && d->a.nbd_aio_notify_write(d->h) < 0)
 		return nbd_errno(&d->a);
-	if ((p.revents & (POLLIN | POLLHUP | POLLERR)) && d->a.nbd_aio_notify_read(d->h) < 0)
+	if ((revents & (POLLIN | POLLHUP | POLLERR)) && d->a.nbd_aio_notify_read(d->h) < 0)
 		return nbd_errno(&d->a);
-	return p.revents || !deadline ? 1 : 0;
+	return revents || !deadline ? 1 : 0;
 }
 
 static void nbd_cleanup(struct engine_ctx *ctx)

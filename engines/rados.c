@@ -52,7 +52,7 @@ static const struct option_def rados_options[] = {
 #ifdef IOBENCH_STATIC
 const struct engine_ops rados_engine_ops = {
 	.name = "rados",
-	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM | ENGINE_COMPILED_OUT,
+	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM | ENGINE_SIZED_FILES | ENGINE_COMPILED_OUT,
 	.library = RADOS_LIBRARY,
 	.options = rados_options,
 	.options_size = sizeof(struct rados_opts),
@@ -122,7 +122,7 @@ static int rados_probe(const struct job_opts *o, const void *eng_opts, uint64_t 
 struct rados_data;
 /* An I/O unit's side here: the completion librados calls back with. */
 struct rados_io {
-	struct rados_io *next; /* on the done list */
+	struct engine_done done; /* on the done list */
 	struct io_unit *u;
 	rados_completion_t c;
 	rados_write_op_t op; /* a trim's: zero the range */
@@ -142,8 +142,7 @@ struct rados_data {
 	struct rados_obj *objs;
 	unsigned nr_objs;
 	struct rados_io *ios;         /* by unit index */
-	_Atomic(struct rados_io *) done; /* pushed by librados's thread, taken whole by the reaper */
-	struct rados_io *ready;       /* taken from done, not handed out yet (the reaper's own) */
+	struct engine_donelist done;  /* pushed by librados's thread, popped by the reaper */
 	struct io_unit **pending;
 	unsigned nr_pending;
 	struct io_unit **failed;      /* refused when submitted: handed out by the next getevents */
@@ -156,10 +155,7 @@ static void rados_complete(rados_completion_t c, void *arg)
 {
 	struct rados_io *io = arg;
 	struct rados_data *d = io->d;
-	struct rados_io *head = atomic_load_explicit(&d->done, memory_order_relaxed);
-	do
-		io->next = head;
-	while (!atomic_compare_exchange_weak_explicit(&d->done, &head, io, memory_order_release, memory_order_relaxed));
+	engine_donelist_push(&d->done, &io->done);
 	if (!d->busy_poll)
 		eventfd_write(d->efd, 1);
 }
@@ -202,7 +198,7 @@ static int rados_init(struct engine_ctx *ctx)
 	ctx->priv = d;
 	d->efd = -1;
 	d->busy_poll = ((const struct rados_opts *)ctx->eng_opts)->busy_poll;
-	atomic_init(&d->done, NULL);
+	engine_donelist_init(&d->done);
 	d->objs = calloc(ctx->nr_fds ? ctx->nr_fds : 1, sizeof(*d->objs));
 	d->ios = calloc(ctx->nr_units, sizeof(*d->ios));
 	d->pending = calloc(ctx->depth, sizeof(*d->pending));
@@ -343,18 +339,10 @@ static int rados_commit(struct engine_ctx *ctx)
 /* What librados has finished, at most max, into out. */
 static int rados_reap(struct rados_data *d, struct io_unit **out, unsigned max)
 {
-	if (!d->ready) { /* newest first: turned around, the oldest is reaped first */
-		struct rados_io *io = atomic_exchange_explicit(&d->done, NULL, memory_order_acquire), *next;
-		for (; io; io = next) {
-			next = io->next;
-			io->next = d->ready;
-			d->ready = io;
-		}
-	}
 	unsigned n = 0;
-	while (d->ready && n < max) {
-		struct rados_io *io = d->ready;
-		d->ready = io->next;
+	struct engine_done *e;
+	while (n < max && (e = engine_donelist_pop(&d->done))) {
+		struct rados_io *io = engine_done_entry(e, struct rados_io, done);
 		int r = d->a.rados_aio_get_return_value(io->c);
 		d->a.rados_aio_release(io->c);
 		rados_release_op(d, io);
@@ -386,7 +374,7 @@ static int rados_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, c
 
 const struct engine_ops rados_engine_ops = {
 	.name = "rados",
-	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM,
+	.flags = ENGINE_NO_FILE | ENGINE_REMOTE | ENGINE_CHANGES_FILES | ENGINE_TRIM | ENGINE_SIZED_FILES,
 	.library = RADOS_LIBRARY,
 	.options = rados_options,
 	.options_size = sizeof(struct rados_opts),

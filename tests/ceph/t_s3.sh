@@ -14,7 +14,10 @@
 # - trims DELETE every object (bucket stats back to 0 objects);
 # - a wrong secret: HTTP 403 SignatureDoesNotMatch, an I/O error, exit 1; fio's http-s3.fio
 #   pointed at the gateway;
-# - the figures: object rates and clat percentiles of each put/get job (printed as a table).
+# - each put/get job's object rate and latencies (mean, p50, p90, p99) against the gateway's
+#   own: the count and time window of the requests in its access log, each request's latency
+#   logged there, and its put/get_initial_lat counter (sum / count) (tests/ceph/rgw_lat.py
+#   says what is compared, and within what); both printed side by side as a table.
 RGW=127.0.0.1:8000
 ASOK="$C/run/ceph-client.rgw.gw.asok"
 S3J="--ioengine=http --http_mode=s3 --http_host=$RGW --http_s3_keyid=$AK --http_s3_key=$SK"
@@ -28,8 +31,6 @@ use_https = False
 signature_v2 = False
 EOF
 s3c() { s3cmd -c "$O/s3cfg" --no-progress "$@"; }
-# rgwc NAME: the gateway's own counter (perf dump over its admin socket).
-rgwc() { ceph --admin-daemon "$ASOK" perf dump 2>/dev/null | jq -r --arg k "$1" '.rgw[$k] // "none"'; }
 bstat() { radosgw-admin bucket stats --bucket=iob 2>/dev/null | jq -c '[.usage["rgw.main"].num_objects // 0, .usage["rgw.main"].size // 0]'; }
 
 if s3c mb s3://iob >"$O/s3-mb.log" 2>&1; then
@@ -39,15 +40,20 @@ else
 	sed 's/^/#   /' "$O/s3-mb.log" | head -3
 fi
 : >"$O/s3-figures"
-# s3job TAG DIR COUNTER args...: one iobench job; its total_ios / io_bytes against the
-# gateway's COUNTER and COUNTER_b deltas; its object rate and clat percentiles kept.
+RGWLOG="$C/log/ceph-client.rgw.gw.log"
+# s3job TAG METHOD DIR COUNTER args...: one iobench job; its total_ios / io_bytes against the
+# gateway's COUNTER and COUNTER_b deltas; its object rate and latencies against the gateway's
+# (tests/ceph/rgw_lat.py: its access log's per-request latencies and COUNTER_initial_lat).
 s3job() {
-	tag=$1 dir=$2 c=$3
-	shift 3
-	n0=$(rgwc "$c") b0=$(rgwc "${c}_b")
+	tag=$1 m=$2 dir=$3 c=$4
+	shift 4
+	ceph --admin-daemon "$ASOK" perf dump >"$O/$tag.perf0" 2>/dev/null
+	off=$(stat -c %s "$RGWLOG")
 	"$IOBENCH" $S3J "$@" --group_reporting --output-format=json >"$O/$tag.json" 2>"$O/$tag.err"
 	rc=$?
-	n1=$(rgwc "$c") b1=$(rgwc "${c}_b")
+	ceph --admin-daemon "$ASOK" perf dump >"$O/$tag.perf1" 2>/dev/null
+	n0=$(jq -r ".rgw.$c // \"none\"" "$O/$tag.perf0") b0=$(jq -r ".rgw.${c}_b" "$O/$tag.perf0")
+	n1=$(jq -r ".rgw.$c" "$O/$tag.perf1") b1=$(jq -r ".rgw.${c}_b" "$O/$tag.perf1")
 	ios=$(jq ".jobs[0].$dir.total_ios" "$O/$tag.json" 2>/dev/null) bytes=$(jq ".jobs[0].$dir.io_bytes" "$O/$tag.json" 2>/dev/null)
 	# Ceph 16's get_b counts each GET's bytes as the offset of its last byte (one short per
 	# object: 4193280 for 1024 GETs of 4096 bytes, seen here); put_b counts them all.
@@ -60,12 +66,17 @@ s3job() {
 		notok "s3 $tag: exit $rc; iobench $ios ios, $bytes bytes; gateway $c $n0 -> $n1, ${c}_b $b0 -> $b1"
 		sed 's/^/#   /' "$O/$tag.err" | head -3
 	fi
-	jq -r --arg t "$tag" --arg d "$dir" '.jobs[0][$d] | [$t, .iops, .clat_ns.percentile["50.000000"] / 1000,
-		.clat_ns.percentile["99.000000"] / 1000, .clat_ns.percentile["99.900000"] / 1000, .bw / 1024] | @tsv' \
-		"$O/$tag.json" >>"$O/s3-figures" 2>/dev/null
+	if line=$(python3 "$TOP/tests/ceph/rgw_lat.py" "$RGWLOG" "$off" "$m" "$O/$tag.json" "$dir" "$O/$tag.perf0" \
+		"$O/$tag.perf1" "$c" 2>"$O/$tag.lat"); then
+		ok "s3 $tag: object rate and latencies match the gateway's: $line"
+	else
+		notok "s3 $tag: object rate and latencies against the gateway's: $line"
+	fi
+	printf '%s\t%s\t%s\n' "$tag" "$(head -1 "$O/$tag.lat")" "$(jq '.jobs[0].'"$dir"'.bw / 1024' "$O/$tag.json" 2>/dev/null)" \
+		>>"$O/s3-figures"
 }
-s3job put-4k write put --name=p4 --filename_format='/iob/o4k.$jobnum' --numjobs=4 --rw=write --bs=4k --size=1m
-s3job put-4m write put --name=p4m --filename=/iob/o4m --rw=write --bs=4m --size=64m --buffer_pattern=0x1badcafe
+s3job put-4k PUT write put --name=p4 --filename_format='/iob/o4k.$jobnum' --numjobs=4 --rw=write --bs=4k --size=1m
+s3job put-4m PUT write put --name=p4m --filename=/iob/o4m --rw=write --bs=4m --size=64m --buffer_pattern=0x1badcafe
 check "s3: bucket stats count 1040 objects, 4 MiB + 64 MiB ($(bstat))" [ "$(bstat)" = "[1040,71303168]" ]
 s3c ls s3://iob >"$O/s3-ls.txt" 2>&1
 check "s3: the listing (s3cmd ls) holds 1024 objects o4k.J_OFF_4096 of 4096 bytes and 16 o4m_OFF_4194304 of 4 MiB" \
@@ -80,8 +91,8 @@ check "s3: s3cmd reads a 4 MiB object back: its sha256 is that of the buffer_pat
 s3c ls --list-md5 s3://iob/o4k.2_512000_4096 >"$O/s3-md5.txt" 2>&1
 check "s3: a 4 KiB object read back by s3cmd has the MD5 the gateway computed on upload (ETag)" \
 	sh -c "[ \$(stat -c %s '$O/got4k') -eq 4096 ] && grep -q \"\$(md5sum <'$O/got4k' | cut -d' ' -f1)\" '$O/s3-md5.txt'"
-s3job get-4k read get --name=p4 --filename_format='/iob/o4k.$jobnum' --numjobs=4 --rw=randread --bs=4k --size=1m
-s3job get-4m read get --name=p4m --filename=/iob/o4m --rw=randread --bs=4m --size=64m
+s3job get-4k GET read get --name=p4 --filename_format='/iob/o4k.$jobnum' --numjobs=4 --rw=randread --bs=4k --size=1m
+s3job get-4m GET read get --name=p4m --filename=/iob/o4m --rw=randread --bs=4m --size=64m
 "$IOBENCH" $S3J --name=v --filename=/iob/v --rw=randwrite --bs=64k --size=4m --verify=crc32c --output-format=json \
 	>"$O/s3-v.json" 2>"$O/s3-v.err"
 check "s3: verify=crc32c: 64 objects of 64k written, read back and checked" \
@@ -110,9 +121,10 @@ fi
 s3c rb s3://iob >/dev/null 2>&1
 check "s3: bucket iob removed" sh -c "! radosgw-admin bucket stats --bucket=iob >/dev/null 2>&1"
 echo
-echo "| S3 on radosgw (1 OSD), iobench http engine | objects/s | clat p50 us | p99 us | p99.9 us | MiB/s |"
-echo "|---|---|---|---|---|---|"
-while IFS="$(printf '\t')" read -r t iops p50 p99 p999 bw; do
-	printf '| %s | %.0f | %.0f | %.0f | %.0f | %.1f |\n' "$t" "$iops" "$p50" "$p99" "$p999" "$bw"
+echo "| S3 on radosgw (1 OSD), iobench http engine | objects/s iobench / gateway | mean ms iobench / gateway | p50 ms | p90 ms | p99 ms | max ms | MiB/s |"
+echo "|---|---|---|---|---|---|---|---|"
+while IFS="$(printf '\t')" read -r t ri rg mi mg p50i p50g p90i p90g p99i p99g mxi mxg bw; do
+	printf '| %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %.1f |\n' "$t" "$ri" "$rg" "$mi" "$mg" \
+		"$p50i" "$p50g" "$p90i" "$p90g" "$p99i" "$p99g" "$mxi" "$mxg" "${bw:-0}"
 done <"$O/s3-figures"
 echo

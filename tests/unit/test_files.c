@@ -45,6 +45,8 @@ static void make_file(const char *name, off_t size)
 
 /* The size of a no_file engine's target (an RBD image) for plan_job; 0: none. */
 static uint64_t plan_target;
+/* ENGINE_SIZED_FILES for plan_job (RADOS objects: size / nrfiles each, offset= inside). */
+static bool plan_sized;
 
 /* Plan clone `clone` of job "j" with the options given as "key=value" (NULL-terminated),
  * stderr caught in err_text. Returns files_plan()'s result. */
@@ -65,7 +67,7 @@ static int plan_job(struct file_plan *plan, unsigned clone, bool no_file, const 
 	dup2(fileno(err), STDERR_FILENO);
 	int ret = job_resolve(job, &none);
 	if (ret == 0)
-		ret = files_plan(&job->o, clone, no_file, plan_target, plan);
+		ret = files_plan(&job->o, clone, no_file, plan_sized, plan_target, plan);
 	else
 		ret = 1000; /* not files_plan's: the options did not resolve */
 	fflush(stderr);
@@ -402,6 +404,32 @@ static void test_remote_target(void **state)
 	plan_target = 0;
 }
 
+/* RADOS objects (ENGINE_SIZED_FILES): each is size / nrfiles bytes and offset= (N% of the
+ * object's size) starts inside it, as fio 3.33's rados engine; nothing left: refused. */
+static void test_sized_objects(void **state)
+{
+	struct file_plan p;
+	plan_sized = true;
+	assert_int_equal(plan_job(&p, 0, true, "ioengine=null", "size=4m", "nrfiles=2", "bs=1m", "offset=1m", NULL), 0);
+	assert_int_equal(p.files[1].file_size, 2 * MiB);
+	assert_int_equal(p.files[1].offset, 1 * MiB);
+	assert_int_equal(p.files[1].region, 1 * MiB);
+	assert_int_equal(p.io_limit, 2 * MiB);
+	files_plan_free(&p);
+	assert_int_equal(plan_job(&p, 0, true, "ioengine=null", "size=4m", "nrfiles=2", "bs=256k", "offset=25%", NULL), 0);
+	assert_int_equal(p.files[0].offset, 512 * 1024);
+	assert_int_equal(p.io_limit, 3 * MiB);
+	files_plan_free(&p);
+	assert_refused(plan_job(&p, 0, true, "ioengine=null", "size=4m", "nrfiles=2", "bs=1m", "offset=2m", NULL), -EINVAL,
+		       "the region (0 bytes at offset 2097152) is smaller than the block size");
+	files_plan_free(&p);
+	plan_sized = false;
+	assert_int_equal(plan_job(&p, 0, true, "ioengine=null", "size=4m", "nrfiles=2", "bs=1m", "offset=1m", NULL), 0);
+	assert_int_equal(p.files[1].file_size, 3 * MiB); /* files (null): offset + size / nrfiles */
+	assert_int_equal(p.io_limit, 4 * MiB);
+	files_plan_free(&p);
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct clone_file *)a)->path, ((const struct clone_file *)b)->path);
@@ -472,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_beyond_the_largest_file),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_remote_target),
+		cmocka_unit_test(test_sized_objects),
 		cmocka_unit_test(test_opendir),
 	};
 	return cmocka_run_group_tests(tests, make_tmp, remove_tmp);
