@@ -81,7 +81,8 @@ struct engine_ctx {
 	const int *fds;      /* the clone's files, by file index: set by open_file, -1 when closed;
 			      * all open by post_open unless files_one_by_one */
 	unsigned nr_fds;
-	const uint64_t *file_sizes; /* each file's size as planned (offset + region), by file index */
+	const uint64_t *file_sizes; /* each file's size as planned (offset + region), by file index;
+				     * fds and file_sizes are NULL for ENGINE_FILE_OP engines */
 	bool files_one_by_one; /* opened and closed in turn while the job runs (opendir reads) */
 	const struct job_opts *opts;
 	const void *eng_opts; /* the engine's own options (engine_ops.options), resolved */

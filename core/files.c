@@ -190,6 +190,12 @@ static int plan_names(const struct job_opts *o, unsigned clone, struct file_plan
 				ret = add_file(plan, o->directory, name);
 		}
 	} else {
+		/* nrfiles names: the array made once at its size (growing it would keep up to half
+		 * again as many entries, and hold the old and new arrays at once while copying) */
+		if (o->nrfiles > plan->cap && !(plan->files = malloc((size_t)o->nrfiles * sizeof(*plan->files))))
+			ret = -ENOMEM;
+		else if (o->nrfiles > plan->cap)
+			plan->cap = o->nrfiles;
 		for (unsigned k = 0; k < o->nrfiles && !ret; k++) {
 			char name[PATH_MAX];
 			ret = files_format_name(o->filename_format, o->section, clone, k, name, sizeof(name));
@@ -272,11 +278,12 @@ static bool regular(const char *path)
  * large as a file can be, from offset= (or the end, file_append), which ENOSPC ends. A job
  * that reads has it filled when laid out (and cut to what fit, core/fill.c); a writer's file
  * is only created. */
-static bool fill_plan(const struct job_opts *o, struct clone_file *f, unsigned nfiles, uint64_t real, uint64_t g)
+static bool fill_plan(const struct job_opts *o, struct clone_file *f, bool exists, unsigned nfiles, uint64_t real,
+		      uint64_t g)
 {
-	if (!o->io.fill_device || o->size || o->size_pct || o->filesize_lo || (f->exists && !regular(f->path)))
+	if (!o->io.fill_device || o->size || o->size_pct || o->filesize_lo || (exists && !regular(f->path)))
 		return false;
-	f->offset = o->io.file_append && f->exists ? real : o->offset;
+	f->offset = o->io.file_append && exists ? real : o->offset;
 	if (f->offset > (uint64_t)INT64_MAX / 2)
 		f->offset = 0;
 	f->region = align_down(((uint64_t)INT64_MAX - f->offset) / nfiles, g);
@@ -284,23 +291,34 @@ static bool fill_plan(const struct job_opts *o, struct clone_file *f, unsigned n
 	return true;
 }
 
-/* One file's region from the options and, where needed, its present size. */
+/* Does the plan need a file's present size? Not when filesize gives it and nothing is a
+ * share of it or starts at its end: then no stat (a million files: a million calls fewer;
+ * whether the file is there is left to the layout, and a missing one's directory is still
+ * checked, once per directory). */
+static bool size_needed(const struct job_opts *o)
+{
+	return !o->filesize_lo || o->size_pct || o->offset_pct || o->offset_increment_pct || o->io.fill_device ||
+	       o->io.file_append;
+}
+
+/* One file's region from the options and, where needed, its present size (*exists: the
+ * file is there). */
 static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles, bool no_file, bool sized,
-		       uint64_t target_bytes, struct rng *r, struct clone_file *f)
+		       uint64_t target_bytes, struct rng *r, struct clone_file *f, bool *exists)
 {
 	uint64_t g = job_min_bs(o), real = no_file ? target_bytes : 0, region;
-	f->exists = no_file ? target_bytes > 0 : files_target_size(f->path, &real) == 0;
+	bool there = *exists = no_file ? target_bytes > 0 : size_needed(o) && files_target_size(f->path, &real) == 0;
 	if (o->filesize_lo) {
 		uint64_t span = o->filesize_hi - o->filesize_lo;
 		f->file_size = align_down(o->filesize_lo + (span ? rng_below(r, span + 1) : 0), g);
 		if (!f->file_size)
 			f->file_size = o->filesize_lo;
 	}
-	if (fill_plan(o, f, nfiles, real, g))
+	if (fill_plan(o, f, there, nfiles, real, g))
 		return 0;
-	if (!o->filesize_lo && (o->size_pct || !o->size) && (!f->exists || !real)) {
+	if (!o->filesize_lo && (o->size_pct || !o->size) && (!there || !real)) {
 		fprintf(stderr, "iobench: job '%s': size: not given, and '%s' %s%s%s\n", o->name, f->path,
-			no_file ? "is not a file (ioengine=" : f->exists ? "is empty" : "does not exist",
+			no_file ? "is not a file (ioengine=" : there ? "is empty" : "does not exist",
 			no_file ? o->ioengine : "", no_file ? " needs a size)" : "");
 		return -EINVAL;
 	}
@@ -310,7 +328,7 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 	uint64_t base = f->file_size ? f->file_size : size_seen(o, real, clone, nfiles, g);
 	if (region_in(o, base, clone, nfiles, g, &f->offset, &region))
 		return beyond_limit(o, f->path, "offset", clone);
-	if (o->io.file_append && f->exists && regular(f->path)) /* as fio: offset= the file's size */
+	if (o->io.file_append && there && regular(f->path)) /* as fio: offset= the file's size */
 		f->offset = real;
 	f->region = !o->filesize_lo && !objects ? region : f->file_size > f->offset ? f->file_size - f->offset : 0;
 	if (!f->file_size && (__builtin_add_overflow(f->offset, f->region, &f->file_size) ||
@@ -371,8 +389,9 @@ int files_plan(const struct job_opts *o, unsigned clone, bool no_file, bool size
 	uint64_t total = 0, g = job_min_bs(o);
 	char last_ok[PATH_MAX] = "";
 	for (unsigned i = 0; i < plan->nfiles; i++) {
-		ret = plan_region(o, clone, plan->nfiles, no_file, sized, target_bytes, &r, &plan->files[i]);
-		if (!ret && !no_file && !plan->files[i].exists)
+		bool exists;
+		ret = plan_region(o, clone, plan->nfiles, no_file, sized, target_bytes, &r, &plan->files[i], &exists);
+		if (!ret && !no_file && !exists)
 			ret = check_creatable(o, plan->files[i].path, last_ok);
 		if (ret)
 			return ret;

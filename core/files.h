@@ -11,14 +11,13 @@
 
 struct iolog;
 
-/* A planned file: a few tens of bytes; its path is kept once, in the plan's name arena
+/* A planned file: 32 bytes and its name; its path is kept once, in the plan's name arena
  * (a million files of one job cost their names and these fields, not PATH_MAX each). */
 struct clone_file {
 	const char *path;   /* in file_plan.names (or a read_iolog log's), valid with the plan */
 	uint64_t offset;    /* start of the region */
 	uint64_t region;    /* bytes of the region */
 	uint64_t file_size; /* the size layout makes sure the file has */
-	bool exists;
 };
 
 struct names_chunk; /* files.c: the paths, packed in chunks that never move */
@@ -29,6 +28,9 @@ struct file_plan {
 	struct names_chunk *names;
 	uint64_t io_limit;  /* bytes to transfer, all files and loops together */
 	const struct iolog *replay; /* read_iolog: the log this clone replays (its job's; core/iolog.h) */
+	/* run.c's check: no file was there but regular ones (no device, link, FIFO): a directory's
+	 * files are all on its disk (disk_util looks once per directory) */
+	bool regular_only;
 };
 
 /* Plan clone `clone` of a job. no_file: the engine touches no files (null); its target then

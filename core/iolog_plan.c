@@ -190,18 +190,18 @@ int iolog_plan(const struct job *job, unsigned clone, bool no_file, struct file_
 	}
 	for (unsigned i = 0; i < log->nfiles; i++) {
 		struct clone_file *f = &plan->files[i];
-		struct stat st;
 		f->path = log->files[i].path; /* the log lives as long as the job */
 		f->region = log->files[i].extent;
-		f->exists = stat(f->path, &st) == 0;
 	}
 	plan->nfiles = log->nfiles;
-	for (unsigned i = 0; i < log->nfiles && job->groupid == 0 && !no_file; i++)
-		if (!plan->files[i].exists && !log->files[i].writes) { /* no earlier group can make it */
+	for (unsigned i = 0; i < log->nfiles && job->groupid == 0 && !no_file; i++) {
+		struct stat st;
+		if (stat(plan->files[i].path, &st) != 0 && !log->files[i].writes) { /* no earlier group can make it */
 			fprintf(stderr, "iobench: job '%s': read_iolog %s: '%s' does not exist, and the log does not write it\n",
 				job->o.name, log->name, plan->files[i].path);
 			return -ENOENT;
 		}
+	}
 	plan->io_limit = log->bytes[DDIR_READ] + log->bytes[DDIR_WRITE] + log->bytes[DDIR_TRIM];
 	plan->replay = log;
 	return 0;

@@ -66,7 +66,14 @@ struct path_index {
 	size_t mask;
 	uint64_t *need;        /* by number of a first file: the most any clone needs */
 	unsigned char *reads;  /* by number of a first file: some clone reads it */
+	/* by number of a first file: its size when first looked at (one stat per path, shared by
+	 * the space check, the notice and the layout), or one of the HAVE_ values */
+	uint64_t *have;
 };
+
+#define HAVE_UNKNOWN UINT64_MAX       /* not looked at yet */
+#define HAVE_MISSING (UINT64_MAX - 1) /* no such file */
+#define HAVE_OTHER (UINT64_MAX - 2)   /* not a regular file: used as it is */
 
 static uint64_t path_hash(const char *p)
 {
@@ -115,6 +122,7 @@ static void index_free(struct path_index *ix)
 	free(ix->slot);
 	free(ix->need);
 	free(ix->reads);
+	free(ix->have);
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -134,8 +142,9 @@ static int index_build(struct path_index *ix, const struct run_ctx *rc, unsigned
 		ix->slot = calloc(cap, sizeof(*ix->slot));
 		ix->need = malloc((total ? total : 1) * sizeof(*ix->need));
 		ix->reads = malloc(total ? total : 1);
+		ix->have = malloc((total ? total : 1) * sizeof(*ix->have));
 	}
-	if (!ix->slot || !ix->need || !ix->reads || total >= UINT32_MAX) {
+	if (!ix->slot || !ix->need || !ix->reads || !ix->have || total >= UINT32_MAX) {
 		fprintf(stderr, "iobench: cannot index the files of group %u (%zu files): %s\n", g, total, strerror(ENOMEM));
 		index_free(ix);
 		return -ENOMEM;
@@ -151,6 +160,7 @@ static int index_build(struct path_index *ix, const struct run_ctx *rc, unsigned
 				ix->slot[at] = (uint32_t)(n + 1);
 				ix->need[n] = 0;
 				ix->reads[n] = 0;
+				ix->have[n] = HAVE_UNKNOWN;
 			}
 			size_t first = ix->slot[at] - 1;
 			if (f->file_size > ix->need[first])
@@ -176,6 +186,18 @@ static uint64_t index_need(const struct path_index *ix, const char *path, bool *
 	return ix->need[first];
 }
 
+/* What path holds (a size or HAVE_MISSING / HAVE_OTHER): stat'ed the first time only. */
+static uint64_t index_have(const struct path_index *ix, const char *path)
+{
+	size_t first = ix->slot[index_find(ix, path)] - 1;
+	if (ix->have[first] == HAVE_UNKNOWN) {
+		struct stat st;
+		ix->have[first] = stat(path, &st) < 0 ? HAVE_MISSING
+				  : !S_ISREG(st.st_mode) ? HAVE_OTHER : (uint64_t)st.st_size;
+	}
+	return ix->have[first];
+}
+
 /* What laying out one path needs to know. */
 struct layout_req {
 	const struct job *job;
@@ -184,6 +206,7 @@ struct layout_req {
 	bool reads;            /* a job of the group reads it: real data, not a hole */
 	bool readonly;         /* --readonly or readonly=1: nothing may be created or grown */
 	const atomic_bool *stop;
+	uint64_t have;         /* its size when the group's layout began, or HAVE_MISSING / HAVE_OTHER */
 };
 
 static int extend(const struct layout_req *r, int fd, uint64_t have)
@@ -250,10 +273,11 @@ static int layout_dir(const struct layout_req *r)
 }
 
 /* May this file be created or grown? 1 yes, 0 nothing to do, -errno no (after a line). */
-static int may_lay_out(const struct layout_req *r, const struct stat *st, bool exists)
+static int may_lay_out(const struct layout_req *r)
 {
 	const struct job_opts *o = &r->job->o;
-	if (exists && (!S_ISREG(st->st_mode) || (uint64_t)st->st_size >= r->need))
+	bool exists = r->have != HAVE_MISSING;
+	if (exists && (r->have == HAVE_OTHER || r->have >= r->need))
 		return 0; /* devices and the like are used as they are */
 	if (o->verify_only) {
 		fprintf(stderr, "iobench: job '%s': verify_only: '%s' %s; nothing was written to verify\n", o->name,
@@ -263,7 +287,7 @@ static int may_lay_out(const struct layout_req *r, const struct stat *st, bool e
 	if (r->readonly) {
 		if (exists)
 			fprintf(stderr, "iobench: job '%s': refusing to extend '%s' from %llu to %llu bytes: --readonly\n",
-				o->name, r->path, (unsigned long long)st->st_size, (unsigned long long)r->need);
+				o->name, r->path, (unsigned long long)r->have, (unsigned long long)r->need);
 		else
 			fprintf(stderr, "iobench: job '%s': refusing to create '%s': --readonly\n", o->name, r->path);
 		return -EROFS;
@@ -271,7 +295,7 @@ static int may_lay_out(const struct layout_req *r, const struct stat *st, bool e
 	if (!o->allow_file_create) { /* as fio: neither made nor grown */
 		if (exists)
 			fprintf(stderr, "iobench: job '%s': '%s' is shorter than the job needs (%llu of %llu bytes) and "
-					"allow_file_create=0\n", o->name, r->path, (unsigned long long)st->st_size,
+					"allow_file_create=0\n", o->name, r->path, (unsigned long long)r->have,
 				(unsigned long long)r->need);
 		else
 			fprintf(stderr, "iobench: job '%s': '%s' does not exist and allow_file_create=0\n", o->name, r->path);
@@ -285,21 +309,23 @@ static int may_lay_out(const struct layout_req *r, const struct stat *st, bool e
 static int layout_one(const struct layout_req *r)
 {
 	const struct job_opts *o = &r->job->o;
-	struct stat st;
 	if (engine_find(o->ioengine)->flags & ENGINE_DIRS)
 		return layout_dir(r);
-	bool exists = stat(r->path, &st) == 0;
-	uint64_t have = exists ? (uint64_t)st.st_size : 0;
-	int ret = may_lay_out(r, &st, exists);
+	bool exists = r->have != HAVE_MISSING;
+	int ret = may_lay_out(r);
 	if (ret <= 0)
 		return ret;
-	files_make_parents(r->path);
 	int fd = open(r->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == ENOENT) { /* its directory is made only when it is missing */
+		files_make_parents(r->path);
+		fd = open(r->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	}
 	if (fd < 0) {
 		int err = -errno;
 		fprintf(stderr, "iobench: job '%s': cannot create '%s': %s\n", o->name, r->path, strerror(-err));
 		return err;
 	}
+	uint64_t have = exists ? r->have : 0;
 	ret = extend(r, fd, have);
 	if (ret) { /* undo: a partial layout is removed, or the file cut back to its old size */
 		if (!exists)
@@ -320,14 +346,14 @@ static int layout_one(const struct layout_req *r)
 }
 
 /* How many files of this clone are missing or short, and their bytes (for the notice). */
-static unsigned short_files(const struct clone_result *c, bool dirs, uint64_t *bytes)
+static unsigned short_files(const struct path_index *ix, const struct clone_result *c, bool dirs, uint64_t *bytes)
 {
 	unsigned n = 0;
 	*bytes = 0;
 	for (unsigned k = 0; k < c->plan.nfiles && !dirs; k++) {
-		struct stat st;
 		const struct clone_file *f = &c->plan.files[k];
-		if (stat(f->path, &st) == 0 && (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= f->file_size))
+		uint64_t have = index_have(ix, f->path);
+		if (have != HAVE_MISSING && (have == HAVE_OTHER || have >= f->file_size))
 			continue;
 		n++;
 		*bytes += f->file_size;
@@ -359,8 +385,9 @@ static int layout_clone(struct run_ctx *rc, const struct path_index *ix, unsigne
 		const char *path = c->plan.files[k].path;
 		if (!index_first(ix, ci, k))
 			continue;
-		struct layout_req r = { job, path, 0, false, rc->cfg->readonly || job->o.readonly, &rc->stop };
+		struct layout_req r = { job, path, 0, false, rc->cfg->readonly || job->o.readonly, &rc->stop, 0 };
 		r.need = index_need(ix, path, &r.reads);
+		r.have = index_have(ix, path);
 		int ret = layout_one(&r);
 		if (ret) { /* the clone has failed: one line is enough */
 			if (ret != -EINTR)
@@ -412,18 +439,39 @@ static void fail_on_fs(struct run_ctx *rc, unsigned g, unsigned long fsid)
 	}
 }
 
+/* The last directory file_fs looked at (files of one directory come in a row: one statvfs). */
+struct fs_last {
+	const char *dir;
+	size_t len;
+	int ret;
+	unsigned long fsid;
+	uint64_t avail;
+};
+
+static int file_fs_cached(struct fs_last *l, const char *path, unsigned long *fsid, uint64_t *avail)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : 0;
+	if (!l->dir || l->len != len || memcmp(l->dir, path, len)) {
+		l->ret = file_fs(path, &l->fsid, &l->avail);
+		l->dir = path;
+		l->len = len;
+	}
+	*fsid = l->fsid;
+	*avail = l->avail;
+	return l->ret;
+}
+
 /* How much laying out this (clone, file) adds to its filesystem's use; 0 when nothing. */
 static uint64_t space_added(const struct path_index *ix, const struct job *job, const char *path,
-			    unsigned long *fsid, uint64_t *avail)
+			    struct fs_last *last, unsigned long *fsid, uint64_t *avail)
 {
-	struct layout_req r = { job, path, 0, false, false, NULL };
-	struct stat st;
+	struct layout_req r = { job, path, 0, false, false, NULL, index_have(ix, path) };
 	r.need = index_need(ix, path, &r.reads);
-	bool exists = stat(path, &st) == 0;
-	uint64_t have = exists ? (uint64_t)st.st_size : 0;
-	if (!takes_space(&r) || (exists && !S_ISREG(st.st_mode)) || r.need <= have || job->o.io.fill_device)
+	uint64_t have = r.have == HAVE_MISSING ? 0 : r.have;
+	if (!takes_space(&r) || r.have == HAVE_OTHER || r.need <= have || job->o.io.fill_device)
 		return 0; /* fill_device fills what there is */
-	return file_fs(path, fsid, avail) ? 0 : r.need - have;
+	return file_fs_cached(last, path, fsid, avail) ? 0 : r.need - have;
 }
 
 /* Refuse, before anything is written, a layout its filesystem has no room for: one line per
@@ -431,6 +479,7 @@ static uint64_t space_added(const struct path_index *ix, const struct job *job, 
 static int check_group_space(struct run_ctx *rc, const struct path_index *ix, unsigned g)
 {
 	struct fs_need fs[SPACE_FS_MAX];
+	struct fs_last last = { 0 };
 	unsigned nfs = 0;
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
@@ -442,7 +491,7 @@ static int check_group_space(struct run_ctx *rc, const struct path_index *ix, un
 		for (unsigned k = 0; k < c->plan.nfiles; k++) {
 			const char *path = c->plan.files[k].path;
 			unsigned long id;
-			uint64_t avail, add = !index_first(ix, i, k) ? 0 : space_added(ix, job, path, &id, &avail);
+			uint64_t avail, add = !index_first(ix, i, k) ? 0 : space_added(ix, job, path, &last, &id, &avail);
 			if (!add)
 				continue;
 			unsigned f = 0;
@@ -508,7 +557,7 @@ int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
 			continue;
 		}
 		uint64_t bytes;
-		unsigned n = job->o.verify_only ? 0 : short_files(c, eflags & ENGINE_DIRS, &bytes);
+		unsigned n = job->o.verify_only ? 0 : short_files(&ix, c, eflags & ENGINE_DIRS, &bytes);
 		if (n && notes && !(rc->cfg->readonly || job->o.readonly))
 			fprintf(notes, "%s: Laying out IO file%s (%u file%s / %s%lluMiB)\n", job->o.name,
 				n > 1 ? "s" : "", n, n > 1 ? "s" : "", n > 1 ? "total " : "",

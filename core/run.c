@@ -188,15 +188,24 @@ static const char *file_kind(mode_t m)
  * wait for the other end, and every read or write at an offset fails). File-operation
  * engines work on regular files only (directories for the dir* ones): a device node is
  * never unlinked. Links are followed only to stat. */
-static int check_targets(const struct job_opts *o, const struct engine_ops *ops, const struct file_plan *plan)
+static int check_targets(const struct job_opts *o, const struct engine_ops *ops, struct file_plan *plan)
 {
 	bool fileop = ops->flags & ENGINE_FILE_OP;
 	bool dirs = ops->flags & ENGINE_DIRS, changes = ops->flags & ENGINE_CHANGES_FILES;
+	plan->regular_only = !(ops->flags & ENGINE_NO_FILE);
 	for (unsigned i = 0; i < plan->nfiles && !(ops->flags & ENGINE_NO_FILE); i++) {
 		struct stat st;
 		const char *path = plan->files[i].path;
-		if ((changes || o->unlink ? lstat(path, &st) : stat(path, &st)) < 0)
+		int got = lstat(path, &st); /* links followed only to stat, when nothing is changed */
+		if (!got && S_ISLNK(st.st_mode)) {
+			plan->regular_only = false;
+			if (!changes && !o->unlink)
+				got = stat(path, &st);
+		}
+		if (got < 0)
 			continue; /* made by the job, or by laying out */
+		if (!S_ISREG(st.st_mode))
+			plan->regular_only = false;
 		if (o->unlink && !S_ISREG(st.st_mode) && !(dirs && S_ISDIR(st.st_mode))) {
 			fprintf(stderr, "iobench: job '%s': unlink=1: '%s' is %s; only regular files are removed\n",
 				o->name, path, file_kind(st.st_mode));
@@ -531,9 +540,18 @@ static void find_disks(struct run_ctx *rc)
 		const struct job_opts *o = &rc->cfg->jobs[c->job].o;
 		if (!o->disk_util || (engine_find(o->ioengine)->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
 			continue;
-		for (unsigned k = 0; k < c->plan.nfiles; k++)
-			if (disks_add_for_path(&rc->disks, c->plan.files[k].path))
+		const char *dir = NULL; /* of the file looked at last */
+		size_t len = 0;
+		for (unsigned k = 0; k < c->plan.nfiles; k++) {
+			const char *path = c->plan.files[k].path, *slash = strrchr(path, '/');
+			size_t n = slash ? (size_t)(slash - path) : 0;
+			if (c->plan.regular_only && dir && n == len && !memcmp(dir, path, n))
+				continue; /* regular files: on the disk of the directory's first */
+			dir = path;
+			len = n;
+			if (disks_add_for_path(&rc->disks, path))
 				return;
+		}
 	}
 }
 

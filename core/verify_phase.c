@@ -70,19 +70,27 @@ static bool zeros_kept(const struct wstate *s)
 	return s->ver.phase_wanted && o->trim.verify_zero && (o->trim.percentage || job_has_dir(o, DDIR_TRIM));
 }
 
+/* f's maps (kept beside the files, not in them: a job without verify has no such bytes). */
+static struct vmaps *vm(const struct wstate *s, const struct wfile *f)
+{
+	return &s->ver.maps[f - s->files];
+}
+
 static int alloc_maps(struct wstate *s)
 {
 	struct verifying *v = &s->ver;
+	if (!(v->maps = calloc(s->nfiles ? s->nfiles : 1, sizeof(*v->maps))))
+		return worker_nomem(s, "verify maps", (uint64_t)s->nfiles * sizeof(*v->maps));
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
 		if (v->sizes_vary)
-			f->verify_len = calloc(f->blocks + 1, sizeof(uint16_t));
+			vm(s, f)->len = calloc(f->blocks + 1, sizeof(uint16_t));
 		else
-			f->verify_map = calloc(f->blocks / 64 + 1, sizeof(uint64_t));
-		if (!f->verify_map && !f->verify_len)
+			vm(s, f)->map = calloc(f->blocks / 64 + 1, sizeof(uint64_t));
+		if (!vm(s, f)->map && !vm(s, f)->len)
 			return worker_nomem(s, "verify map (what was written)",
 					    v->sizes_vary ? f->blocks * 2 : (f->blocks / 64 + 1) * 8);
-		if (zeros_kept(s) && !(f->verify_zero = calloc(f->blocks / 64 + 1, sizeof(uint64_t))))
+		if (zeros_kept(s) && !(vm(s, f)->zero = calloc(f->blocks / 64 + 1, sizeof(uint64_t))))
 			return worker_nomem(s, "trim_verify_zero map (what was trimmed)", (f->blocks / 64 + 1) * 8);
 	}
 	return 0;
@@ -145,11 +153,12 @@ int verify_setup(struct wstate *s)
 void verify_teardown(struct wstate *s)
 {
 	struct verifying *v = &s->ver;
-	for (unsigned i = 0; s->files && i < s->nfiles; i++) {
-		free(s->files[i].verify_map);
-		free(s->files[i].verify_len);
-		free(s->files[i].verify_zero);
+	for (unsigned i = 0; v->maps && i < s->nfiles; i++) {
+		free(v->maps[i].map);
+		free(v->maps[i].len);
+		free(v->maps[i].zero);
 	}
+	free(v->maps);
 	free(v->unit_check);
 	free(v->ring);
 	free(v->comps);
@@ -183,52 +192,52 @@ void verify_stamp(struct wstate *s, struct io_unit *u)
 static bool is_marked(const struct wstate *s, const struct wfile *f, uint64_t b, uint64_t n)
 {
 	if (s->ver.sizes_vary)
-		return f->verify_len[b] == n;
-	return (f->verify_map[b / 64] >> (b % 64)) & 1;
+		return vm(s, f)->len[b] == n;
+	return (vm(s, f)->map[b / 64] >> (b % 64)) & 1;
 }
 
 /* The write starting at b: its length in granules (0: none). */
 static uint64_t marked_len(const struct wstate *s, const struct wfile *f, uint64_t b)
 {
-	return s->ver.sizes_vary ? f->verify_len[b] : (f->verify_map[b / 64] >> (b % 64)) & 1;
+	return s->ver.sizes_vary ? vm(s, f)->len[b] : (vm(s, f)->map[b / 64] >> (b % 64)) & 1;
 }
 
 /* Was the write starting at b trimmed since (trim_verify_zero)? */
-static bool zeroed(const struct wfile *f, uint64_t b)
+static bool zeroed(const struct wstate *s, const struct wfile *f, uint64_t b)
 {
-	return f->verify_zero && (f->verify_zero[b / 64] >> (b % 64)) & 1;
+	return vm(s, f)->zero && (vm(s, f)->zero[b / 64] >> (b % 64)) & 1;
 }
 
-static void set_zeroed(struct wfile *f, uint64_t b, bool on)
+static void set_zeroed(const struct wstate *s, struct wfile *f, uint64_t b, bool on)
 {
 	if (on)
-		f->verify_zero[b / 64] |= 1ULL << (b % 64);
-	else if (f->verify_zero)
-		f->verify_zero[b / 64] &= ~(1ULL << (b % 64));
+		vm(s, f)->zero[b / 64] |= 1ULL << (b % 64);
+	else if (vm(s, f)->zero)
+		vm(s, f)->zero[b / 64] &= ~(1ULL << (b % 64));
 }
 
 static void unmark(const struct wstate *s, struct wfile *f, uint64_t b)
 {
 	if (s->ver.sizes_vary)
-		f->verify_len[b] = 0;
+		vm(s, f)->len[b] = 0;
 	else
-		f->verify_map[b / 64] &= ~(1ULL << (b % 64));
-	set_zeroed(f, b, false);
+		vm(s, f)->map[b / 64] &= ~(1ULL << (b % 64));
+	set_zeroed(s, f, b, false);
 }
 
 /* A write of n granules from b: an older write it overlaps is forgotten, as fio does. */
 static void mark(const struct wstate *s, struct wfile *f, uint64_t b, uint64_t n)
 {
-	set_zeroed(f, b, false); /* data again */
+	set_zeroed(s, f, b, false); /* data again */
 	if (!s->ver.sizes_vary) {
-		f->verify_map[b / 64] |= 1ULL << (b % 64);
+		vm(s, f)->map[b / 64] |= 1ULL << (b % 64);
 		return;
 	}
 	uint64_t lo = b + 1 > s->ver.max_blocks ? b + 1 - s->ver.max_blocks : 0;
 	for (uint64_t i = lo; i < b + n && i < f->blocks; i++)
-		if (f->verify_len[i] && i + f->verify_len[i] > b)
+		if (vm(s, f)->len[i] && i + vm(s, f)->len[i] > b)
 			unmark(s, f, i);
-	f->verify_len[b] = (uint16_t)n;
+	vm(s, f)->len[b] = (uint16_t)n;
 }
 
 /* verify_state_load: was write number k done, by the state? */
@@ -280,8 +289,8 @@ void verify_trimmed(struct wstate *s, struct wfile *f, uint64_t off, uint64_t le
 		uint64_t n = marked_len(s, f, i);
 		if (!n || i + n <= b)
 			continue;
-		if (f->verify_zero && i * g >= r0 && (i + n) * g <= r1)
-			set_zeroed(f, i, true); /* all of it trimmed: zeros when read back */
+		if (vm(s, f)->zero && i * g >= r0 && (i + n) * g <= r1)
+			set_zeroed(s, f, i, true); /* all of it trimmed: zeros when read back */
 		else
 			unmark(s, f, i); /* neither its data nor zeros (or trim_verify_zero=0): not read back */
 	}
@@ -314,7 +323,7 @@ static bool ring_next(struct wstate *s, struct verify_entry *e)
 		struct wfile *f = &s->files[e->file];
 		uint64_t b = (e->off - f->cf->offset) / s->off.granule, n = e->len / s->off.granule;
 		if (is_marked(s, f, b, n)) {
-			e->zeros = zeroed(f, b);
+			e->zeros = zeroed(s, f, b);
 			unmark(s, f, b);
 			return true;
 		}
@@ -330,15 +339,15 @@ static bool phase_next(struct wstate *s, struct verify_entry *e)
 	for (; v->ph_file < s->nfiles; v->ph_file++, v->ph_block = 0) {
 		struct wfile *f = &s->files[v->ph_file];
 		for (uint64_t b = v->ph_block; b < f->blocks; b++) {
-			if (!v->sizes_vary && !(b % 64) && !f->verify_map[b / 64]) {
+			if (!v->sizes_vary && !(b % 64) && !vm(s, f)->map[b / 64]) {
 				b += 63; /* a word of nothing written */
 				continue;
 			}
-			uint64_t n = v->sizes_vary ? f->verify_len[b] : 1;
+			uint64_t n = v->sizes_vary ? vm(s, f)->len[b] : 1;
 			if (!n || !is_marked(s, f, b, n))
 				continue;
 			*e = (struct verify_entry){ v->ph_file, f->cf->offset + b * s->off.granule, n * s->off.granule,
-						    zeroed(f, b) };
+						    zeroed(s, f, b) };
 			unmark(s, f, b);
 			v->ph_block = b + n;
 			return true;

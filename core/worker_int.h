@@ -46,16 +46,22 @@
 #endif
 enum unit_state { UNIT_FREE, UNIT_PREPARED, UNIT_QUEUED, UNIT_INFLIGHT };
 
+/* A worker's file: 56 bytes (a million files: 56 MB); what only some jobs need is kept
+ * beside it, by file index (verify's maps, random maps, trims). */
 struct wfile {
-	int fd;
 	const struct clone_file *cf;
 	uint64_t blocks;            /* granules in the region */
 	uint64_t pos[DDIR_NR];      /* sequential position, relative to the region */
 	uint64_t pass_bytes;        /* issued in this pass */
+	int fd;
 	bool written;
-	uint64_t *verify_map;       /* granules written and not yet read back (verify) */
-	uint16_t *verify_len;       /* sizes_vary: granules of the write starting here (0: none) */
-	uint64_t *verify_zero;      /* trim_verify_zero: the write starting here was trimmed since */
+};
+
+/* verify_phase.c: a file's record of what was written (struct verifying.maps, by file index) */
+struct vmaps {
+	uint64_t *map;              /* granules written and not yet read back (verify) */
+	uint16_t *len;              /* sizes_vary: granules of the write starting here (0: none) */
+	uint64_t *zero;             /* trim_verify_zero: the write starting here was trimmed since */
 };
 
 /* offsets.c */
@@ -92,7 +98,8 @@ struct verifying {
 	bool on;                    /* verify is set */
 	bool phase_wanted;          /* what was written is read back (do_verify, verify_only) */
 	bool checks_reads;          /* a job that only reads: every read is checked */
-	bool sizes_vary;            /* writes of several lengths: wfile.verify_len, not the bit map */
+	bool sizes_vary;            /* writes of several lengths: vmaps.len, not the bit map */
+	struct vmaps *maps;         /* by file index (NULL unless verify is set) */
 	uint64_t interval;          /* verify_interval as resolved (0: each I/O's length) */
 	uint64_t seed;              /* of the writes' random seeds */
 	uint64_t nwrites;           /* writes recorded (fio's numberio) */

@@ -36,7 +36,8 @@ int open_files(struct wstate *s)
 				strerror(-ret));
 			return ret;
 		}
-		s->fds[i] = f->fd;
+		if (s->fds)
+			s->fds[i] = f->fd;
 		if (debug_on(s->w->debug, DBG_FILE))
 			debug_print(DBG_FILE, "fd open %s, flags 0x%x: fd %d\n", f->cf->path, flags, f->fd);
 		if (f->fd < 0)
@@ -128,18 +129,24 @@ static int alloc_units(struct wstate *s)
 
 int alloc_state(struct wstate *s)
 {
+	/* The file-operation engines keep no descriptors and read no sizes (engine_ctx.fds and
+	 * file_sizes are NULL for them): 12 bytes a file less, a million files in one job. */
+	bool by_fd = !(s->w->ops->flags & ENGINE_FILE_OP);
 	s->files = calloc(s->nfiles, sizeof(*s->files));
-	s->fds = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->fds));
-	s->file_sizes = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->file_sizes));
+	s->fds = by_fd ? calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->fds)) : NULL;
+	s->file_sizes = by_fd ? calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->file_sizes)) : NULL;
 	s->events = calloc(s->depth, sizeof(*s->events));
 	if (s->o->rw & RW_RANDOM) /* the random maps: not for sequential jobs (a million files) */
 		s->perms = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->perms));
-	if (!s->files || !s->fds || !s->file_sizes || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)))
+	if (!s->files || (by_fd && (!s->fds || !s->file_sizes)) || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)))
 		return -ENOMEM;
 	for (unsigned i = 0; i < s->nfiles; i++) {
-		s->files[i].fd = s->fds[i] = -1;
+		s->files[i].fd = -1;
 		s->files[i].cf = &s->w->plan->files[i];
-		s->file_sizes[i] = s->files[i].cf->file_size;
+		if (by_fd) {
+			s->fds[i] = -1;
+			s->file_sizes[i] = s->files[i].cf->file_size;
+		}
 	}
 	s->eng.fds = s->fds;
 	s->eng.file_sizes = s->file_sizes;

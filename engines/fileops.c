@@ -4,6 +4,7 @@
  * that filesize/bs accounting matches fio's. */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,20 +15,19 @@
 
 enum fileop { OP_FILECREATE, OP_FILESTAT, OP_FILEDELETE, OP_DIRCREATE, OP_DIRSTAT, OP_DIRDELETE };
 
-/* Per file a few bytes: where its name starts in the path (which the plan keeps for the
- * whole run), and its directory, opened once (files of one directory share it): each
- * operation is an *at() call relative to it, so the kernel walks one name, not the path. */
-struct fop_file {
-	const char *name;
-	unsigned dir;     /* index in dirfds */
-	bool done;
-};
-
+/* Per file 8 bytes and a bit: where its name starts in the path (which the plan keeps for
+ * the whole run) and whether its operation was done. Its directory is opened once (files of
+ * one directory come in a row and share it): each operation is an *at() call relative to
+ * it, so the kernel walks one name, not the path. dir_first[k] is the index of the first
+ * file of directory k (a million files of one directory: one entry). */
 struct fileops_data {
-	struct fop_file *f; /* by file index: the order open_file was called in */
+	const char **name;  /* by file index: the order open_file was called in */
+	uint64_t *done;     /* a bit per file */
 	unsigned n, cap;
 	int *dirfds;
+	unsigned *dir_first;
 	unsigned ndirs, dircap;
+	unsigned cur_dir;   /* the directory of the file done last (files are mostly done in order) */
 	const char *last_dir; /* the path whose directory is dirfds[ndirs - 1] */
 	size_t last_len;
 };
@@ -62,9 +62,12 @@ static int file_dir(struct fileops_data *d, const char *path, size_t len, bool p
 	if (d->ndirs == d->dircap) {
 		unsigned cap = d->dircap ? 2 * d->dircap : 4;
 		int *p = realloc(d->dirfds, cap * sizeof(*p));
-		if (!p)
+		if (p)
+			d->dirfds = p;
+		unsigned *first = p ? realloc(d->dir_first, cap * sizeof(*first)) : NULL;
+		if (!first)
 			return -ENOMEM;
-		d->dirfds = p;
+		d->dir_first = first;
 		d->dircap = cap;
 	}
 	if (parents)
@@ -75,6 +78,7 @@ static int file_dir(struct fileops_data *d, const char *path, size_t len, bool p
 	memcpy(dname, len ? path : ".", len ? len : 1);
 	dname[len ? len : 1] = '\0';
 	int fd = open(dname, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	d->dir_first[d->ndirs] = d->n;
 	d->dirfds[d->ndirs++] = fd < 0 ? -errno : fd; /* -errno: each operation there fails so */
 	d->last_dir = path;
 	d->last_len = len;
@@ -91,12 +95,12 @@ static int remember(struct engine_ctx *ctx, const char *path, bool parents, int 
 		return -EINVAL; /* more files than the job has */
 	const char *slash = strrchr(path, '/');
 	size_t len = slash ? (size_t)(slash - path) + (slash == path) : 0; /* "/x": the directory is "/" */
-	struct fop_file *f = &d->f[d->n];
-	int ret = file_dir(d, path, len, parents, &f->dir);
+	unsigned dir;
+	int ret = file_dir(d, path, len, parents, &dir);
 	if (ret)
 		return ret;
-	f->name = slash ? slash + 1 : path;
-	f->done = false;
+	d->name[d->n] = slash ? slash + 1 : path;
+	d->done[d->n / 64] &= ~(1ULL << (d->n % 64));
 	d->n++;
 	*fd = -1;
 	return 0;
@@ -119,8 +123,9 @@ static int fileops_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = d;
 	d->cap = ctx->nr_fds;
-	d->f = calloc(d->cap ? d->cap : 1, sizeof(*d->f));
-	return d->f ? 0 : -ENOMEM;
+	d->name = malloc((d->cap ? d->cap : 1) * sizeof(*d->name));
+	d->done = calloc(d->cap / 64 + 1, sizeof(*d->done));
+	return d->name && d->done ? 0 : -ENOMEM;
 }
 
 static void fileops_cleanup(struct engine_ctx *ctx)
@@ -132,7 +137,9 @@ static void fileops_cleanup(struct engine_ctx *ctx)
 		if (d->dirfds[i] >= 0)
 			close(d->dirfds[i]);
 	free(d->dirfds);
-	free(d->f);
+	free(d->dir_first);
+	free(d->name);
+	free(d->done);
 	free(d);
 }
 
@@ -171,19 +178,37 @@ static int do_op(enum fileop op, const struct fileops_opts *o, int dir, const ch
 	return -1;
 }
 
+/* The directory (index in dirfds) of file i: the last one's again, or found by bisecting. */
+static unsigned file_dir_of(struct fileops_data *d, unsigned i)
+{
+	unsigned k = d->cur_dir;
+	if (!(d->dir_first[k] <= i && (k + 1 == d->ndirs || i < d->dir_first[k + 1]))) {
+		unsigned lo = 0, hi = d->ndirs; /* the last directory whose first file is <= i */
+		while (hi - lo > 1) {
+			unsigned mid = (lo + hi) / 2;
+			if (d->dir_first[mid] <= i)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		d->cur_dir = k = lo;
+	}
+	return k;
+}
+
 static int queue(struct engine_ctx *ctx, struct io_unit *u, enum fileop op)
 {
 	struct fileops_data *d = ctx->priv;
 	u->result = (int64_t)u->len;
 	u->file_op = false;
-	if (u->file_index < d->n && !d->f[u->file_index].done) {
-		struct fop_file *f = &d->f[u->file_index];
-		f->done = true;
+	unsigned i = u->file_index;
+	if (i < d->n && !(d->done[i / 64] & (1ULL << (i % 64)))) {
+		d->done[i / 64] |= 1ULL << (i % 64);
 		u->file_op = true;
-		int dir = d->dirfds[f->dir];
+		int dir = d->dirfds[file_dir_of(d, i)];
 		if (dir < 0)
 			u->result = dir;
-		else if (do_op(op, ctx->eng_opts, dir, f->name) < 0)
+		else if (do_op(op, ctx->eng_opts, dir, d->name[i]) < 0)
 			u->result = -errno;
 	}
 	return Q_COMPLETED;

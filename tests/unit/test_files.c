@@ -150,7 +150,6 @@ static void test_filename_list(void **state)
 		assert_int_equal(p.files[i].offset, 0);
 		assert_int_equal(p.files[i].region, 1 * MiB / 3);
 		assert_int_equal(p.files[i].file_size, 1 * MiB / 3);
-		assert_false(p.files[i].exists);
 	}
 	/* Each region is used in whole blocks (4k). */
 	assert_int_equal(p.io_limit, 3 * (1 * MiB / 3 / 4096 * 4096));
@@ -260,7 +259,6 @@ static void test_percentages_of_an_existing_file(void **state)
 	snprintf(file, sizeof(file), "filename=%s", in_tmp("pct"));
 
 	assert_int_equal(plan_job(&p, 0, false, file, "size=50%", NULL), 0);
-	assert_true(p.files[0].exists);
 	assert_int_equal(p.files[0].offset, 0);
 	assert_int_equal(p.files[0].region, 4 * MiB);
 	assert_int_equal(p.files[0].file_size, 4 * MiB);
