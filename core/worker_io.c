@@ -48,6 +48,23 @@ static void complete_short(struct wstate *s, const struct io_unit *u, uint64_t b
 	ts->dir[u->ddir].short_ios++;
 }
 
+/* A completion's clat, lat and per-priority latencies, as the job records them. */
+static inline void record_lat(struct wstate *s, struct thread_stats *ts, struct dir_stats *ds,
+			      const struct io_unit *u, uint64_t clat, uint64_t t)
+{
+	if (s->rec_clat) {
+		series_add(&ds->clat, clat);
+		hist_record(&ds->clat_hist, clat);
+		ts->lat_buckets[lat_bucket(clat)]++;
+	}
+	if (s->rec_lat) {
+		series_add(&ds->lat, t - u->start_ns);
+		if (s->hist_lat)
+			hist_record(&ds->lat_hist, t - u->start_ns);
+	}
+	cmdprio_record(&s->env, ts, u, clat, t - u->start_ns);
+}
+
 /* Latencies of a completed I/O: clat (and lat, the logs) or, for file operations, the
  * operation's time as one read clat, as fio. */
 static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t bytes, uint64_t t)
@@ -63,17 +80,7 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 		}
 		return;
 	}
-	if (s->rec_clat) {
-		series_add(&ds->clat, clat);
-		hist_record(&ds->clat_hist, clat);
-		ts->lat_buckets[lat_bucket(clat)]++;
-	}
-	if (s->rec_lat) {
-		series_add(&ds->lat, t - u->start_ns);
-		if (s->hist_lat)
-			hist_record(&ds->lat_hist, t - u->start_ns);
-	}
-	cmdprio_record(&s->env, ts, u, clat, t - u->start_ns);
+	record_lat(s, ts, ds, u, clat, t);
 	if (s->logs && perflogs_io(s->logs, (t - s->measure_start_ns) / NS_PER_MS, u->ddir, bytes, u->offset,
 				   u->issue_ns - u->start_ns, clat, t - u->start_ns, !s->sync,
 				   PERFLOG_PRIO(u->ioprio, cmdprio_high(u))))
@@ -107,17 +114,7 @@ static inline void complete_lean(struct wstate *s, struct io_unit *u, uint64_t t
 	ds->io_bytes += bytes;
 	ds->total_ios++;
 	uint64_t clat = t - u->issue_ns;
-	if (s->rec_clat) {
-		series_add(&ds->clat, clat);
-		hist_record(&ds->clat_hist, clat);
-		ts->lat_buckets[lat_bucket(clat)]++;
-	}
-	if (s->rec_lat) {
-		series_add(&ds->lat, t - u->start_ns);
-		if (s->hist_lat)
-			hist_record(&ds->lat_hist, t - u->start_ns);
-	}
-	cmdprio_record(&s->env, ts, u, clat, t - u->start_ns);
+	record_lat(s, ts, ds, u, clat, t);
 }
 
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
