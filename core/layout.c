@@ -198,6 +198,12 @@ static uint64_t index_have(const struct path_index *ix, const char *path)
 	return ix->have[first];
 }
 
+/* path now holds size bytes: laid out (the have array is the index's own, written through). */
+static void index_laid_out(const struct path_index *ix, const char *path, uint64_t size)
+{
+	ix->have[ix->slot[index_find(ix, path)] - 1] = size;
+}
+
 /* What laying out one path needs to know. */
 struct layout_req {
 	const struct job *job;
@@ -389,6 +395,8 @@ static int layout_clone(struct run_ctx *rc, const struct path_index *ix, unsigne
 		r.need = index_need(ix, path, &r.reads);
 		r.have = index_have(ix, path);
 		int ret = layout_one(&r);
+		if (!ret && r.have != HAVE_OTHER && (r.have == HAVE_MISSING || r.have < r.need))
+			index_laid_out(ix, path, r.need); /* a later clone's notice must not count it again */
 		if (ret) { /* the clone has failed: one line is enough */
 			if (ret != -EINTR)
 				fail_users(rc, g, path, ret);
