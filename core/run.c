@@ -410,7 +410,7 @@ static void monitor_group(struct run_ctx *rc, unsigned started)
 	while (atomic_load(&rc->threads_done) < started) {
 		clock_sleep_ns(20 * NS_PER_MS);
 		now = clock_now_ns();
-		if (atomic_exchange(&rc->status_request, false) && !asked_due) {
+		if (!asked_due && atomic_exchange(&rc->status_request, false)) { /* one pending: the next waits */
 			bool had = rc->status_interval_ms != 0;
 			asked_due = run_status_snapshots(rc) ? 0 : had ? now : now + 150 * NS_PER_MS;
 		}
