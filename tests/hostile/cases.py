@@ -424,6 +424,9 @@ case('s-usr1', SG, 'SIGUSR1 prints the statistics so far on stdout (as fio, and 
 case('s-usr1-twice', SG, 'SIGUSR1 twice, 500 ms apart: three reports, the run completes',
      ['iobench', '--name=r', '--ioengine=null', '--size=1g', '--time_based', '--runtime=3', JSON],
      signals=[('USR1', 800, 2, 500)], exit=0, stdout='any', err_lines=3, check=at_least_docs(3), timeout=10)
+case('s-usr1-close', SG, 'SIGUSR1 twice, 50 ms apart (the first report still pending): three reports, not two',
+     ['iobench', '--name=r', '--ioengine=null', '--size=1g', '--time_based', '--runtime=3', JSON],
+     signals=[('USR1', 800, 2, 50)], exit=0, stdout='any', err_lines=3, check=at_least_docs(3), timeout=10)
 case('s-usr1-normal', SG, 'SIGUSR1 with the normal format: the run still completes (exit 0, after ~3 s)',
      ['iobench', '--name=r', '--ioengine=null', '--size=1g', '--time_based', '--runtime=3'],
      signals=[('USR1', 1000)], exit=0, stdout='nonempty', err_lines=2, timeout=10)
