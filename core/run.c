@@ -428,6 +428,9 @@ static void monitor_group(struct run_ctx *rc, unsigned started)
 			next_status += rc->status_interval_ms * NS_PER_MS;
 		}
 	}
+	/* A SIGUSR1 in the group's last moments still gets its report (of final figures). */
+	if (rc->status_cb && (asked_due || atomic_exchange(&rc->status_request, false)))
+		rc->status_cb(rc, rc->cb_arg);
 	atomic_store(&rc->threads_done, 0);
 }
 

@@ -427,6 +427,11 @@ case('s-usr1-twice', SG, 'SIGUSR1 twice, 500 ms apart: three reports, the run co
 case('s-usr1-close', SG, 'SIGUSR1 twice, 50 ms apart (the first report still pending): three reports, not two',
      ['iobench', '--name=r', '--ioengine=null', '--size=1g', '--time_based', '--runtime=3', JSON],
      signals=[('USR1', 800, 2, 50)], exit=0, stdout='any', err_lines=3, check=at_least_docs(3), timeout=10)
+case('s-usr1-late', SG, 'SIGUSR1 80 ms before the runtime ends (its report still pending when the workers stop): '
+     'the report is printed, not dropped',
+     ['iobench', '--name=r', '--ioengine=null', '--size=1g', '--time_based', '--runtime=3', JSON],
+     signals=[('USR1', 2920)], exit=0, stdout='any', err_lines=2, check=at_least_docs(2), timeout=10,
+     late_retry_ms=60)
 case('s-usr1-normal', SG, 'SIGUSR1 with the normal format: the run still completes (exit 0, after ~3 s)',
      ['iobench', '--name=r', '--ioengine=null', '--size=1g', '--time_based', '--runtime=3'],
      signals=[('USR1', 1000)], exit=0, stdout='nonempty', err_lines=2, timeout=10)
