@@ -57,6 +57,35 @@ fi
 ln -s cnull clink
 "$IOBENCH" --name=f --ioengine=filedelete --filename=clink --size=4k >/dev/null 2>fs.err
 check "ioengine=filedelete on a symlink: refused, the link stays" sh -c "[ $? -eq 1 ] && [ -L clink ]"
+# --- many files in one directory: one walk of it replaces the per-file lstat (core/dirscan.c) ---
+mkdir many
+i=0
+while [ $i -le 300 ]; do [ $i -eq 150 ] || : >many/m.0.$i; i=$((i + 1)); done
+mkfifo many/m.0.150
+"$IOBENCH" --name=m --ioengine=filedelete --nrfiles=301 --filesize=4k --directory=many >/dev/null 2>mf.err
+check "filedelete of 301 files, one a FIFO: refused, every file stays" \
+	sh -c "[ $? -eq 1 ] && [ -p many/m.0.150 ] && [ \$(ls many | wc -l) -eq 301 ] && grep -q \"'many/m.0.150' is a FIFO; only regular files are supported\" mf.err"
+timeout 10 "$IOBENCH" --name=m --rw=read --nrfiles=301 --filesize=4k --directory=many >/dev/null 2>mr.err
+check "a read job over the same 301 files: refused at once for the FIFO (exit $?)" \
+	grep -q "'many/m.0.150' is a FIFO, which has no offsets" mr.err
+rm many/m.0.150
+ln -s m.0.1 many/m.0.150
+"$IOBENCH" --name=m --ioengine=filedelete --nrfiles=301 --filesize=4k --directory=many >/dev/null 2>ml.err
+check "... one a symbolic link: refused, the link stays" \
+	sh -c "[ $? -eq 1 ] && [ -L many/m.0.150 ] && grep -q 'is a symbolic link; only regular files' ml.err"
+rm many/m.0.150
+mkdir many/m.0.150
+"$IOBENCH" --name=m --rw=read --nrfiles=301 --filesize=4k --directory=many --unlink=1 >/dev/null 2>md.err
+check "... one a directory, unlink=1: refused, the directory stays" \
+	sh -c "[ $? -eq 1 ] && [ -d many/m.0.150 ] && grep -q \"unlink=1: 'many/m.0.150' is a directory\" md.err"
+rmdir many/m.0.150
+: >many/m.0.150
+"$IOBENCH" --name=m --ioengine=filedelete --nrfiles=301 --filesize=4k --directory=many --output-format=json \
+	>mo.json 2>mo.err
+check "filedelete of 301 regular files: all removed ($(jq '.jobs[0].read.total_ios' mo.json) I/Os), none left" \
+	sh -c "[ \$(jq '.jobs[0].read.total_ios' mo.json) -eq 301 ] && [ -z \"\$(ls many)\" ]"
+rmdir many
+
 mkfifo fifo
 t0=$(ms)
 timeout 10 "$IOBENCH" --name=f --filename=fifo --size=1m >/dev/null 2>ff.err
