@@ -14,23 +14,35 @@ job="--name=Sequ_Read_Testing --rw=read --bs=1m --size=64m --ioengine=libaio --i
 chmod 666 host/testfile
 cp "$IOBENCH" "$T/iobench"
 chmod 755 "$T" "$T/iobench"
-unshare -m -p -f --mount-proc sh -c "
+# pod_run N: the job in the pod, its JSON in pod$N.json (pod.json for the first)
+pod_run() {
+	unshare -m -p -f --mount-proc sh -c "
 	mount --make-rprivate /
 	mount --bind '$T/host' /mnt
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
-		'$T/iobench' $job --filename=/mnt/testfile --output-format=json >'$T/pod.json' 2>'$T/pod.err'
+		'$T/iobench' $job --filename=/mnt/testfile --output-format=json >'$T/pod$1.json' 2>'$T/pod.err'
 	echo \$? >'$T/pod.rc'
 	[ \"\$(cat /proc/1/comm)\" = sh ] && echo pid-ns >'$T/pod.ns'
 "
+}
+pod_run ""
 check "in the pod: exit 0 as nobody, nothing on stderr" sh -c "[ \"\$(cat pod.rc)\" -eq 0 ] && [ ! -s pod.err ]"
 check "the pod ran in its own pid namespace" [ -s pod.ns ]
 check "pod and host read the same bytes (64 MiB)" \
 	sh -c "[ \$(jq '.jobs[0].read.io_bytes' pod.json) -eq 67108864 ] && [ \$(jq '.jobs[0].read.io_bytes' host.json) -eq 67108864 ]"
-check "bandwidth within noise (a factor of 3)" python3 - host.json pod.json <<'PY'
-import json, sys
-h, p = (json.load(open(f))['jobs'][0]['read']['bw'] for f in sys.argv[1:3])
+# Two more pairs, alternating: the best of three each side (a 50 ms run, one moment of another
+# test's load on the machine decides a single pair).
+for n in 2 3; do
+	# shellcheck disable=SC2086
+	"$IOBENCH" $job --filename="$T/host/testfile" --output-format=json >host$n.json 2>/dev/null
+	pod_run $n
+done
+check "bandwidth within noise (a factor of 3, best of 3 alternating runs each)" python3 - <<'PY'
+import json
+best = lambda side: max(json.load(open('%s%s.json' % (side, n)))['jobs'][0]['read']['bw'] for n in ('', '2', '3'))
+h, p = best('host'), best('pod')
 print('#   host %d KiB/s, pod %d KiB/s' % (h, p))
-sys.exit(0 if h > 0 and p > 0 and 1 / 3 < h / p < 3 else 1)
+raise SystemExit(0 if h > 0 and p > 0 and 1 / 3 < h / p < 3 else 1)
 PY
 "$IOBENCH" --compare host.json pod.json >cmp.txt
 check "--compare host.json pod.json succeeds" sh -c "[ $? -eq 0 ] && grep -q '^Sequ_Read_Testing' cmp.txt"
