@@ -11,6 +11,8 @@
 #include "core/job.h"
 #include "core/options.h"
 
+struct clone_file;
+
 /* One I/O in flight or waiting. The worker owns these; engines fill `result`. */
 struct io_unit {
 	void *buf;
@@ -81,6 +83,9 @@ struct engine_ctx {
 	const int *fds;      /* the clone's files, by file index: set by open_file, -1 when closed;
 			      * all open by post_open unless files_one_by_one */
 	unsigned nr_fds;
+	/* The clone's planned files, by file index (nr_fds of them): each one's path and region
+	 * (core/files.h), valid while the clone runs. */
+	const struct clone_file *files;
 	const uint64_t *file_sizes; /* each file's size as planned (offset + region), by file index;
 				     * fds and file_sizes are NULL for ENGINE_FILE_OP engines */
 	bool files_one_by_one; /* opened and closed in turn while the job runs (opendir reads) */

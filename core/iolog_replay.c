@@ -94,10 +94,10 @@ static int rec_open(struct wstate *s)
 	memcpy(r->buf, "fio version 3 iolog\n", 20);
 	r->len = 20;
 	for (unsigned i = 0; i < s->nfiles; i++)
-		rec_line(r, r->t0_ns, s->files[i].cf->path, "add", false, 0, 0);
+		rec_line(r, r->t0_ns, s->cfs[i].path, "add", false, 0, 0);
 	uint64_t t = clock_fast_ns(s->clk);
 	for (unsigned i = 0; i < s->nfiles; i++)
-		rec_line(r, t, s->files[i].cf->path, "open", false, 0, 0);
+		rec_line(r, t, s->cfs[i].path, "open", false, 0, 0);
 	return 0;
 }
 
@@ -120,7 +120,7 @@ int iolog_teardown(struct wstate *s)
 		return 0;
 	uint64_t t = clock_fast_ns(s->clk);
 	for (unsigned i = 0; r->on && i < s->nfiles; i++)
-		rec_line(r, t, s->files[i].cf->path, "close", false, 0, 0);
+		rec_line(r, t, s->cfs[i].path, "close", false, 0, 0);
 	if (r->on)
 		rec_flush(r);
 	if (close(r->fd) < 0 && !r->err)
@@ -139,7 +139,7 @@ int iolog_teardown(struct wstate *s)
 void iolog_rec_io(struct wstate *s, const struct io_unit *u)
 {
 	struct iolog_rec *r = &s->rec;
-	rec_line(r, u->start_ns, s->files[u->file_index].cf->path, iolog_act_name((enum iolog_act)u->ddir), true,
+	rec_line(r, u->start_ns, s->cfs[u->file_index].path, iolog_act_name((enum iolog_act)u->ddir), true,
 		 u->offset, u->len);
 	r->last_off = u->offset;
 }
@@ -147,7 +147,7 @@ void iolog_rec_io(struct wstate *s, const struct io_unit *u)
 void iolog_rec_sync(struct wstate *s, unsigned file, bool datasync)
 {
 	/* fio's sync lines carry the last I/O's offset and length 0 */
-	rec_line(&s->rec, s->now, s->files[file].cf->path, datasync ? "datasync" : "sync", true, s->rec.last_off, 0);
+	rec_line(&s->rec, s->now, s->cfs[file].path, datasync ? "datasync" : "sync", true, s->rec.last_off, 0);
 }
 
 enum replay_step replay_next(struct wstate *s, struct replay_io *io)

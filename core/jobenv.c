@@ -211,7 +211,7 @@ int env_files_opened(struct wstate *s)
 	for (unsigned i = 0; i < s->nfiles; i++)
 		if (s->files[i].fd >= 0 && fcntl(s->files[i].fd, F_SET_RW_HINT, &hint) < 0)
 			return fail(s, "write_hint", errno, "fcntl(F_SET_RW_HINT) on '%s' failed",
-				    s->files[i].cf->path);
+				    s->cfs[i].path);
 	return 0;
 }
 

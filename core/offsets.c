@@ -118,7 +118,7 @@ void offsets_init(struct wstate *s)
 	s->off.granule = job_min_bs(o);
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
-		f->blocks = s->whole.on ? (f->cf->region + s->off.granule - 1) / s->off.granule : f->cf->region / s->off.granule;
+		f->blocks = s->whole.on ? (wf_cf(s, f)->region + s->off.granule - 1) / s->off.granule : wf_cf(s, f)->region / s->off.granule;
 		file_new_pass(s, f);
 		/* Backwards sequential I/O (rw=read:-8k) starts at the region's end. */
 		if (o->rw_mod < 0)
@@ -135,7 +135,7 @@ void offsets_init(struct wstate *s)
 
 static bool pass_over(const struct wstate *s, const struct wfile *f)
 {
-	return f->pass_bytes >= (s->whole.on ? f->cf->region : f->blocks * s->off.granule);
+	return f->pass_bytes >= (s->whole.on ? wf_cf(s, f)->region : f->blocks * s->off.granule);
 }
 
 struct wfile *offsets_next_file(struct wstate *s)
@@ -358,7 +358,7 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 		pair_issued(s, f, d, off, len);
 		s->off.last_off = off;
 		s->off.last_end[d] = off + len;
-		return f->cf->offset + off;
+		return wf_cf(s, f)->offset + off;
 	}
 	f->pass_bytes += len;
 	if (!(o->rw & RW_RANDOM)) {
@@ -380,7 +380,7 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 	s->off.planned = 0;
 	s->off.last_off = off;
 	s->off.last_end[d] = off + len;
-	return f->cf->offset + off;
+	return wf_cf(s, f)->offset + off;
 }
 
 /* fio's rule at the end of a trimwrite pass (keep_running): go on while loops are left, or

@@ -154,7 +154,7 @@ void trim_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t len)
 		return;
 	t->held++;
 	unsigned fi = (unsigned)(f - s->files);
-	uint64_t g = s->off.granule, b = (off - f->cf->offset) / g, n = len / g;
+	uint64_t g = s->off.granule, b = (off - wf_cf(s, f)->offset) / g, n = len / g;
 	bool choose = rng_below(&t->rng, 100) < s->o->trim.percentage; /* a draw for each write, as fio */
 	if (!n || b + n > f->blocks || n > UINT16_MAX)
 		return;
@@ -181,7 +181,7 @@ void trim_verified(struct wstate *s, unsigned file, uint64_t off)
 	if (t->held)
 		t->held--;
 	struct wfile *f = &s->files[file];
-	uint64_t b = (off - f->cf->offset) / s->off.granule;
+	uint64_t b = (off - wf_cf(s, f)->offset) / s->off.granule;
 	if (b < f->blocks)
 		drop(t, file, b);
 }
@@ -243,6 +243,6 @@ enum trim_step trim_next(struct wstate *s, bool spent, bool last_read, struct tr
 	drop(t, fi, b);
 	if (!s->o->trim.verify_zero && t->held) /* not read back now: fio forgets it */
 		t->held--;
-	*e = (struct trim_entry){ fi, s->files[fi].cf->offset + b * g, n * g };
+	*e = (struct trim_entry){ fi, s->cfs[fi].offset + b * g, n * g };
 	return TSTEP_TRIM;
 }

@@ -259,7 +259,7 @@ void verify_written(struct wstate *s, struct wfile *f, uint64_t off, uint64_t le
 {
 	struct verifying *v = &s->ver;
 	uint64_t k = v->nwrites++;
-	uint64_t b = (off - f->cf->offset) / s->off.granule, n = len / s->off.granule;
+	uint64_t b = (off - wf_cf(s, f)->offset) / s->off.granule, n = len / s->off.granule;
 	unsigned fi = (unsigned)(f - s->files);
 	if (!v->phase_wanted || !n || b + n > f->blocks || n > UINT16_MAX || !state_says_done(v, k, fi, off))
 		return;
@@ -280,7 +280,7 @@ void verify_trimmed(struct wstate *s, struct wfile *f, uint64_t off, uint64_t le
 	struct verifying *v = &s->ver;
 	if (!v->phase_wanted || !len)
 		return;
-	uint64_t g = s->off.granule, r0 = off - f->cf->offset, r1 = r0 + len;
+	uint64_t g = s->off.granule, r0 = off - wf_cf(s, f)->offset, r1 = r0 + len;
 	uint64_t b = r0 / g, end = (r1 + g - 1) / g;
 	uint64_t lo = b; /* writes of several sizes: one that starts before b may reach into it */
 	if (v->sizes_vary)
@@ -321,7 +321,7 @@ static bool ring_next(struct wstate *s, struct verify_entry *e)
 		v->ring_count--;
 		v->batch_left--;
 		struct wfile *f = &s->files[e->file];
-		uint64_t b = (e->off - f->cf->offset) / s->off.granule, n = e->len / s->off.granule;
+		uint64_t b = (e->off - wf_cf(s, f)->offset) / s->off.granule, n = e->len / s->off.granule;
 		if (is_marked(s, f, b, n)) {
 			e->zeros = zeroed(s, f, b);
 			unmark(s, f, b);
@@ -346,7 +346,7 @@ static bool phase_next(struct wstate *s, struct verify_entry *e)
 			uint64_t n = v->sizes_vary ? vm(s, f)->len[b] : 1;
 			if (!n || !is_marked(s, f, b, n))
 				continue;
-			*e = (struct verify_entry){ v->ph_file, f->cf->offset + b * s->off.granule, n * s->off.granule,
+			*e = (struct verify_entry){ v->ph_file, wf_cf(s, f)->offset + b * s->off.granule, n * s->off.granule,
 						    zeroed(s, f, b) };
 			unmark(s, f, b);
 			v->ph_block = b + n;
@@ -413,8 +413,8 @@ bool verify_busy(const struct wstate *s)
 
 static void dump(struct wstate *s, const struct wfile *f, const struct io_unit *u, uint64_t interval)
 {
-	const char *base = strrchr(f->cf->path, '/');
-	base = base ? base + 1 : f->cf->path;
+	const char *base = strrchr(wf_cf(s, f)->path, '/');
+	base = base ? base + 1 : wf_cf(s, f)->path;
 	char rcv[PATH_MAX + 48], exp[PATH_MAX + 48];
 	snprintf(rcv, sizeof(rcv), "%s.%llu.received", base, (unsigned long long)u->offset);
 	snprintf(exp, sizeof(exp), "%s.%llu.expected", base, (unsigned long long)u->offset);
@@ -474,7 +474,7 @@ int verify_completed(struct wstate *s, struct io_unit *u)
 	struct wfile *f = &s->files[u->file_index];
 	if (++v->failures <= MAX_REPORTED) {
 		fprintf(stderr, "iobench: job '%s': verify failed: file %s, offset %llu, length %llu: %s\n", o->name,
-			f->cf->path, (unsigned long long)fl.off, (unsigned long long)fl.len, fl.why);
+			wf_cf(s, f)->path, (unsigned long long)fl.off, (unsigned long long)fl.len, fl.why);
 		if (v->dump_rcv && !zeros)
 			dump(s, f, u, interval);
 	}

@@ -37,10 +37,10 @@ int whole_open(struct wstate *s, struct wfile *f)
 {
 	whole_close(s);
 	uint64_t t0 = clock_fast_ns(s->clk);
-	int fd = -1, ret = engine_open_file(s->w->ops, &s->eng, f->cf->path, worker_open_flags(s->o), &fd);
+	int fd = -1, ret = engine_open_file(s->w->ops, &s->eng, wf_cf(s, f)->path, worker_open_flags(s->o), &fd);
 	s->now = clock_fast_ns(s->clk);
 	if (ret) {
-		fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", s->o->name, f->cf->path, strerror(-ret));
+		fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", s->o->name, wf_cf(s, f)->path, strerror(-ret));
 		return ret;
 	}
 	f->fd = fd;
@@ -52,10 +52,10 @@ int whole_open(struct wstate *s, struct wfile *f)
 	return 0;
 }
 
-uint64_t whole_len(struct wfile *f, enum ddir d, uint64_t len)
+uint64_t whole_len(const struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
 {
-	if (f->pos[d] >= f->cf->region)
+	if (f->pos[d] >= wf_cf(s, f)->region)
 		f->pos[d] = 0;
-	uint64_t left = f->cf->region - f->pos[d];
+	uint64_t left = wf_cf(s, f)->region - f->pos[d];
 	return len < left ? len : left;
 }

@@ -252,7 +252,7 @@ static bool issue_one(struct wstate *s)
 	if (s->whole.on) {
 		if (!whole_ready(s, f))
 			return false;
-		len = whole_len(f, d, len);
+		len = whole_len(s, f, d, len);
 	}
 	struct io_unit *u = unit_take(s);
 	u->ddir = d;

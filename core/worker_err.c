@@ -13,7 +13,7 @@ static void print_error(const struct wstate *s, const struct io_unit *u)
 	int err = (int)-u->result;
 	const char *why = s->eng.why; /* what the engine adds (http: the server's answer) */
 	fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu%s%s%s%s\n", s->o->name,
-		s->files[u->file_index].cf->path, strerror(err), ddir_word[u->ddir], (unsigned long long)u->offset,
+		s->cfs[u->file_index].path, strerror(err), ddir_word[u->ddir], (unsigned long long)u->offset,
 		(unsigned long long)u->len,
 		err == EINVAL && s->o->direct && !why[0]
 			? " (O_DIRECT needs sizes and offsets aligned to the device's logical block size)"
@@ -37,7 +37,7 @@ enum werr_action werr_complete(struct wstate *s, const struct io_unit *u)
 	if (o->io.fill_device && u->ddir == DDIR_WRITE && (err == ENOSPC || err == EDQUOT)) {
 		if (!s->x.full)
 			fprintf(stderr, "iobench: job '%s': fill_device: %s is full at offset %llu (%s): the job ends here\n",
-				o->name, s->files[u->file_index].cf->path, (unsigned long long)u->offset, strerror(err));
+				o->name, s->cfs[u->file_index].path, (unsigned long long)u->offset, strerror(err));
 		s->x.full = true;
 		return WERR_FULL;
 	}

@@ -71,7 +71,7 @@ int extra_pre_read(struct wstate *s)
 		return worker_nomem(s, "pre_read's buffer", chunk);
 	int ret = 0;
 	for (unsigned i = 0; i < s->nfiles && !ret; i++) {
-		const struct clone_file *cf = s->files[i].cf;
+		const struct clone_file *cf = &s->cfs[i];
 		int fd = open(cf->path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			ret = -errno;
@@ -105,7 +105,7 @@ int extra_unlink_files(struct wstate *s)
 {
 	s->x.loop_end += s->x.loop_bytes;
 	for (unsigned i = 0; i < s->nfiles; i++) {
-		const char *path = s->files[i].cf->path;
+		const char *path = s->cfs[i].path;
 		struct stat st;
 		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) < 0) {
 			int err = -errno;
@@ -143,7 +143,7 @@ int extra_sfr_sync(struct wstate *s)
 		s->now = clock_fast_ns(s->clk);
 		if (ret < 0) {
 			int err = -errno;
-			fprintf(stderr, "iobench: job '%s': sync_file_range of %s failed: %s\n", s->o->name, f->cf->path,
+			fprintf(stderr, "iobench: job '%s': sync_file_range of %s failed: %s\n", s->o->name, wf_cf(s, f)->path,
 				strerror(-err));
 			return err;
 		}

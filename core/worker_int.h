@@ -48,8 +48,8 @@ enum unit_state { UNIT_FREE, UNIT_PREPARED, UNIT_QUEUED, UNIT_INFLIGHT };
 
 /* A worker's file: 56 bytes (a million files: 56 MB); what only some jobs need is kept
  * beside it, by file index (verify's maps, random maps, trims). */
+/* A file the clone works on; its plan entry is wstate.cfs[] at the same index (wf_cf). */
 struct wfile {
-	const struct clone_file *cf;
 	uint64_t blocks;            /* granules in the region */
 	uint64_t pos[DDIR_NR];      /* sequential position, relative to the region */
 	uint64_t pass_bytes;        /* issued in this pass */
@@ -174,6 +174,7 @@ struct whole {
 
 struct wstate {
 	struct worker *w;
+	const struct clone_file *cfs; /* the plan's files, by the same index as files[] */
 	/* fsync=N, fdatasync=N: the job's writes issued, and whether the last I/O issued was
 	 * their sync (worker_io.c: io_sync_if_due) */
 	struct { uint64_t writes; bool last_sync; } syncs;
@@ -236,6 +237,12 @@ struct wstate {
 	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
 	struct wextra x;            /* core/wextra.h: core/options_io.c's options */
 };
+
+/* The plan entry (path, region) of one of s's files. */
+static inline const struct clone_file *wf_cf(const struct wstate *s, const struct wfile *f)
+{
+	return &s->cfs[f - s->files];
+}
 
 /* ---- the loop's own (worker.c, worker_io.c) ---- */
 
@@ -333,7 +340,7 @@ bool whole_switching(const struct wstate *s, const struct wfile *f);
 int whole_open(struct wstate *s, struct wfile *f);
 void whole_close(struct wstate *s);
 /* The I/O length within f's remaining bytes (the last block of a file is short). */
-uint64_t whole_len(struct wfile *f, enum ddir d, uint64_t len);
+uint64_t whole_len(const struct wstate *s, struct wfile *f, enum ddir d, uint64_t len);
 
 /* offsets.c */
 void offsets_init(struct wstate *s);

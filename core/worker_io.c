@@ -22,7 +22,7 @@ void __attribute__((noinline, cold)) io_debug(const struct wstate *s, const char
 		snprintf(res, sizeof(res), ",res=%lld", (long long)u->result);
 	debug_print(DBG_IO, "%s: io_u %p: off=0x%llx,len=0x%llx,ddir=%d,file=%s%s\n", what, (const void *)u,
 		    (unsigned long long)u->offset, (unsigned long long)u->len, (int)u->ddir,
-		    s->files[u->file_index].cf->path, res);
+		    s->cfs[u->file_index].path, res);
 }
 
 /* ---- completion ---- */
@@ -43,7 +43,7 @@ static void complete_short(struct wstate *s, const struct io_unit *u, uint64_t b
 	struct thread_stats *ts = s->ts;
 	if (!ts->dir[DDIR_READ].short_ios && !ts->dir[DDIR_WRITE].short_ios && !ts->dir[DDIR_TRIM].short_ios)
 		fprintf(stderr, "iobench: job '%s': short %s on file %s: offset=%llu, %llu of %llu bytes\n", s->o->name,
-			ddir_word[u->ddir], s->files[u->file_index].cf->path, (unsigned long long)u->offset,
+			ddir_word[u->ddir], s->cfs[u->file_index].path, (unsigned long long)u->offset,
 			(unsigned long long)bytes, (unsigned long long)u->len);
 	ts->dir[u->ddir].short_ios++;
 }
@@ -92,7 +92,7 @@ static void __attribute__((noinline, cold)) latency_fatal(struct wstate *s, cons
 {
 	fprintf(stderr, "iobench: job '%s': latency of %" PRIu64 " nsec exceeds latency_target (%" PRIu64
 		" nsec) at queue depth 1: %s %s offset=%llu, buflen=%llu\n", s->o->name, t - u->start_ns,
-		s->lat.target_ns, s->files[u->file_index].cf->path, ddir_word[u->ddir], (unsigned long long)u->offset,
+		s->lat.target_ns, s->cfs[u->file_index].path, ddir_word[u->ddir], (unsigned long long)u->offset,
 		(unsigned long long)u->len);
 	worker_fail(s, -ETIMEDOUT);
 }
@@ -256,7 +256,7 @@ void io_sync_file(struct wstate *s, struct wfile *f, unsigned how)
 	if (ret < 0) {
 		int err = ret;
 		fprintf(stderr, "iobench: job '%s': %s of %s failed: %s\n", s->o->name, datasync ? "fdatasync" : "fsync",
-			f->cf->path, strerror(-err));
+			wf_cf(s, f)->path, strerror(-err));
 		worker_fail(s, err);
 		return;
 	}

@@ -30,23 +30,23 @@ int open_files(struct wstate *s)
 		return 0;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
-		int ret = engine_open_file(s->w->ops, &s->eng, f->cf->path, flags, &f->fd);
+		int ret = engine_open_file(s->w->ops, &s->eng, wf_cf(s, f)->path, flags, &f->fd);
 		if (ret) {
-			fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", o->name, f->cf->path,
+			fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", o->name, wf_cf(s, f)->path,
 				strerror(-ret));
 			return ret;
 		}
 		if (s->fds)
 			s->fds[i] = f->fd;
 		if (debug_on(s->w->debug, DBG_FILE))
-			debug_print(DBG_FILE, "fd open %s, flags 0x%x: fd %d\n", f->cf->path, flags, f->fd);
+			debug_print(DBG_FILE, "fd open %s, flags 0x%x: fd %d\n", wf_cf(s, f)->path, flags, f->fd);
 		if (f->fd < 0)
 			continue;
 		if (o->invalidate) {
 			/* Dirty pages cannot be dropped: write them back first (what users do with
 			 * sync; echo 3 > /proc/sys/vm/drop_caches between a write and a read). */
 			fdatasync(f->fd);
-			posix_fadvise(f->fd, (off_t)f->cf->offset, (off_t)f->cf->region, POSIX_FADV_DONTNEED);
+			posix_fadvise(f->fd, (off_t)wf_cf(s, f)->offset, (off_t)wf_cf(s, f)->region, POSIX_FADV_DONTNEED);
 		}
 		if (o->fadvise != FADV_NONE) {
 			bool rnd = o->fadvise == FADV_RANDOM || (o->fadvise == FADV_AUTO && (o->rw & RW_RANDOM));
@@ -73,7 +73,7 @@ void close_files(struct wstate *s)
 	for (unsigned i = 0; s->files && i < s->nfiles; i++)
 		if (s->files[i].fd >= 0) {
 			if (debug_on(s->w->debug, DBG_FILE))
-				debug_print(DBG_FILE, "fd close %s: fd %d\n", s->files[i].cf->path, s->files[i].fd);
+				debug_print(DBG_FILE, "fd close %s: fd %d\n", s->cfs[i].path, s->files[i].fd);
 			engine_close_file(s->w->ops, &s->eng, s->files[i].fd);
 		}
 }
@@ -140,17 +140,18 @@ int alloc_state(struct wstate *s)
 		s->perms = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->perms));
 	if (!s->files || (by_fd && (!s->fds || !s->file_sizes)) || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)))
 		return -ENOMEM;
+	s->cfs = s->w->plan->files;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		s->files[i].fd = -1;
-		s->files[i].cf = &s->w->plan->files[i];
 		if (by_fd) {
 			s->fds[i] = -1;
-			s->file_sizes[i] = s->files[i].cf->file_size;
+			s->file_sizes[i] = s->cfs[i].file_size;
 		}
 	}
 	s->eng.fds = s->fds;
 	s->eng.file_sizes = s->file_sizes;
 	s->eng.nr_fds = s->nfiles;
+	s->eng.files = s->cfs;
 	s->eng.events = s->events;
 	int ret = alloc_units(s);
 	s->eng.units = s->units;

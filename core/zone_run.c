@@ -94,7 +94,7 @@ static int setup_zbd(struct wstate *s, struct wfile *f, struct zone_file *zf)
 	char why[512] = "";
 	bool made;
 	int err;
-	struct zbd_dev *dev = zbd_get(s->w->zbd, f->cf->path, f->fd, zf->file_end, s->o->zone.size,
+	struct zbd_dev *dev = zbd_get(s->w->zbd, wf_cf(s, f)->path, f->fd, zf->file_end, s->o->zone.size,
 				      s->o->zone.capacity, &made, &err, why, sizeof(why));
 	if (dev) {
 		zf->dev = dev;
@@ -105,15 +105,16 @@ static int setup_zbd(struct wstate *s, struct wfile *f, struct zone_file *zf)
 		zbd_unlock(dev);
 	}
 	if (err)
-		fprintf(stderr, "iobench: job '%s': zonemode=zbd: '%s': %s\n", s->o->name, f->cf->path, why);
+		fprintf(stderr, "iobench: job '%s': zonemode=zbd: '%s': %s\n", s->o->name, wf_cf(s, f)->path, why);
 	return err;
 }
 
 /* The size of the file now (laid out): strided zones wrap at it, emulated zones cover it. */
-static uint64_t size_now(const struct wfile *f)
+static uint64_t size_now(const struct wstate *s, const struct wfile *f)
 {
-	uint64_t real = 0, end = f->cf->offset + f->cf->region;
-	if (f->fd < 0 || files_target_size(f->cf->path, &real))
+	const struct clone_file *cf = wf_cf(s, f);
+	uint64_t real = 0, end = cf->offset + cf->region;
+	if (f->fd < 0 || files_target_size(cf->path, &real))
 		return end;
 	return real > end ? real : end;
 }
@@ -134,9 +135,9 @@ int zone_setup(struct wstate *s)
 		return worker_nomem(s, "zone state", (uint64_t)s->nfiles * sizeof(*zs->files));
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct zone_file *zf = &zs->files[i];
-		zf->start = zf->base = s->files[i].cf->offset;
-		zf->len = s->files[i].cf->region;
-		zf->file_end = size_now(&s->files[i]);
+		zf->start = zf->base = s->cfs[i].offset;
+		zf->len = s->cfs[i].region;
+		zf->file_end = size_now(s, &s->files[i]);
 		for (int d = 0; d < DDIR_NR; d++)
 			zf->pos[d] = zf->start;
 		if (zs->mode == ZONE_MODE_ZBD) {
@@ -292,7 +293,7 @@ static int zbd_next(struct wstate *s, struct wfile *f, struct zone_file *zf, enu
 	s->ts->zone_resets += r >= 0 ? p.resets : 0;
 	if (r < 0)
 		fprintf(stderr, "iobench: job '%s': zonemode=zbd: '%s': resetting a zone failed: %s\n", o->name,
-			f->cf->path, strerror(-r));
+			wf_cf(s, f)->path, strerror(-r));
 	if (r != ZONE_GO)
 		return r;
 	zs->last_zone = wp_zone && !o->verify_only ? (p.zone + 1) | (d == DDIR_TRIM ? ZONE_UNIT_TRIM : 0) : 0;

@@ -3,6 +3,7 @@
  * operation and is timed as one read clat; every I/O is counted (io_bytes, total_ios) so
  * that filesize/bs accounting matches fio's. */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/files.h"
 
 enum fileop { OP_FILECREATE, OP_FILESTAT, OP_FILEDELETE, OP_DIRCREATE, OP_DIRSTAT, OP_DIRDELETE };
 
@@ -21,11 +23,12 @@ enum fileop { OP_FILECREATE, OP_FILESTAT, OP_FILEDELETE, OP_DIRCREATE, OP_DIRSTA
  * it, so the kernel walks one name, not the path. dir_first[k] is the index of the first
  * file of directory k (a million files of one directory: one entry). */
 struct fileops_data {
-	const char **name;  /* by file index: the order open_file was called in */
+	const struct clone_file *files; /* the plan's: a file's name is its path past skip[its dir] */
 	uint64_t *done;     /* a bit per file */
-	unsigned n, cap;
+	unsigned n, cap;    /* files opened (in file index order), and how many the job has */
 	int *dirfds;
 	unsigned *dir_first;
+	unsigned short *skip; /* by directory: the length of its paths' directory part, slash included */
 	unsigned ndirs, dircap;
 	unsigned cur_dir;   /* the directory of the file done last (files are mostly done in order) */
 	const char *last_dir; /* the path whose directory is dirfds[ndirs - 1] */
@@ -53,9 +56,10 @@ static const struct option_def stat_options[] = {
 
 /* The directory of path, as an index in dirfds: the last one again (files of one
  * directory come in a row), or newly opened (made first for the create operations). */
-static int file_dir(struct fileops_data *d, const char *path, size_t len, bool parents, unsigned *dir)
+static int file_dir(struct fileops_data *d, const char *path, size_t len, size_t skip, bool parents,
+		    unsigned *dir)
 {
-	if (d->ndirs && d->last_len == len && !memcmp(d->last_dir, path, len)) {
+	if (d->ndirs && d->last_len == len && d->skip[d->ndirs - 1] == skip && !memcmp(d->last_dir, path, len)) {
 		*dir = d->ndirs - 1;
 		return 0;
 	}
@@ -65,9 +69,12 @@ static int file_dir(struct fileops_data *d, const char *path, size_t len, bool p
 		if (p)
 			d->dirfds = p;
 		unsigned *first = p ? realloc(d->dir_first, cap * sizeof(*first)) : NULL;
-		if (!first)
+		if (first)
+			d->dir_first = first;
+		unsigned short *sk = first ? realloc(d->skip, cap * sizeof(*sk)) : NULL;
+		if (!sk)
 			return -ENOMEM;
-		d->dir_first = first;
+		d->skip = sk;
 		d->dircap = cap;
 	}
 	if (parents)
@@ -79,6 +86,7 @@ static int file_dir(struct fileops_data *d, const char *path, size_t len, bool p
 	dname[len ? len : 1] = '\0';
 	int fd = open(dname, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	d->dir_first[d->ndirs] = d->n;
+	d->skip[d->ndirs] = (unsigned short)skip;
 	d->dirfds[d->ndirs++] = fd < 0 ? -errno : fd; /* -errno: each operation there fails so */
 	d->last_dir = path;
 	d->last_len = len;
@@ -86,20 +94,22 @@ static int file_dir(struct fileops_data *d, const char *path, size_t len, bool p
 	return 0;
 }
 
-/* Each file opened in turn (every one, before the job runs): keep where its name is, its
- * directory (made for the create operations), and hand back no descriptor. */
+/* Each file opened in turn (every one, in file index order, before the job runs): its
+ * directory (made for the create operations); no descriptor handed back. */
 static int remember(struct engine_ctx *ctx, const char *path, bool parents, int *fd)
 {
 	struct fileops_data *d = ctx->priv;
-	if (d->n == d->cap)
-		return -EINVAL; /* more files than the job has */
+	if (d->n == d->cap || path != d->files[d->n].path)
+		return -EINVAL; /* more files than the job has, or not in the plan's order */
 	const char *slash = strrchr(path, '/');
 	size_t len = slash ? (size_t)(slash - path) + (slash == path) : 0; /* "/x": the directory is "/" */
+	size_t skip = slash ? (size_t)(slash - path) + 1 : 0;
+	if (skip > USHRT_MAX)
+		return -ENAMETOOLONG;
 	unsigned dir;
-	int ret = file_dir(d, path, len, parents, &dir);
+	int ret = file_dir(d, path, len, skip, parents, &dir);
 	if (ret)
 		return ret;
-	d->name[d->n] = slash ? slash + 1 : path;
 	d->done[d->n / 64] &= ~(1ULL << (d->n % 64));
 	d->n++;
 	*fd = -1;
@@ -123,9 +133,9 @@ static int fileops_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = d;
 	d->cap = ctx->nr_fds;
-	d->name = malloc((d->cap ? d->cap : 1) * sizeof(*d->name));
+	d->files = ctx->files;
 	d->done = calloc(d->cap / 64 + 1, sizeof(*d->done));
-	return d->name && d->done ? 0 : -ENOMEM;
+	return d->done ? 0 : -ENOMEM;
 }
 
 static void fileops_cleanup(struct engine_ctx *ctx)
@@ -138,7 +148,7 @@ static void fileops_cleanup(struct engine_ctx *ctx)
 			close(d->dirfds[i]);
 	free(d->dirfds);
 	free(d->dir_first);
-	free(d->name);
+	free(d->skip);
 	free(d->done);
 	free(d);
 }
@@ -205,10 +215,11 @@ static int queue(struct engine_ctx *ctx, struct io_unit *u, enum fileop op)
 	if (i < d->n && !(d->done[i / 64] & (1ULL << (i % 64)))) {
 		d->done[i / 64] |= 1ULL << (i % 64);
 		u->file_op = true;
-		int dir = d->dirfds[file_dir_of(d, i)];
+		unsigned k = file_dir_of(d, i);
+		int dir = d->dirfds[k];
 		if (dir < 0)
 			u->result = dir;
-		else if (do_op(op, ctx->eng_opts, dir, d->name[i]) < 0)
+		else if (do_op(op, ctx->eng_opts, dir, d->files[i].path + d->skip[k]) < 0)
 			u->result = -errno;
 	}
 	return Q_COMPLETED;

@@ -55,7 +55,7 @@ static void fixture_init(struct fixture *x, struct job *job, uint64_t region, ui
 	x->job = job;
 	x->cf.region = region;
 	x->cf.path = "fixture";
-	x->f.cf = &x->cf;
+	x->s.cfs = &x->cf;
 	x->f.fd = -1;
 	x->w.o = &job->o;
 	x->w.ops = job->ops;

@@ -59,7 +59,7 @@ static void fixture_init(struct fixture *x, struct job *job, uint64_t region)
 	memset(x, 0, sizeof(*x));
 	x->job = job;
 	x->cf.region = region;
-	x->f.cf = &x->cf;
+	x->s.cfs = &x->cf;
 	x->f.fd = -1;
 	x->w.o = &job->o;
 	x->w.ops = job->ops;
