@@ -2,6 +2,7 @@
 #include "core/run.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +12,22 @@
 
 #include "core/clock.h"
 #include "core/dedupe.h"
-#include "core/dirscan.h"
 #include "core/engine.h"
 #include "core/env.h"
 #include "core/guard.h"
 #include "core/iolog.h"
 #include "core/layout.h"
+#include "core/plan.h"
 #include "core/steadystate.h"
 #include "core/worker.h"
 #include "core/zone.h"
+
+/* Plans of this many files or more are held only while their group runs: a job file of
+ * filecreate then filedelete over a million files holds one plan at a time, not both. A
+ * later group's is made and checked at the start, freed, and made again when its group
+ * starts (as fio sets a job's files up when the job starts: it sees what earlier groups
+ * made). */
+#define PLAN_HELD_MIN 65536
 
 void run_cfg_free(struct run_cfg *cfg)
 {
@@ -149,22 +157,6 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 	return 0;
 }
 
-/* Nothing is written where the user did not ask: mounted devices, swap. */
-static int guard_files(const struct job_opts *o, const struct file_plan *plan, bool no_file)
-{
-	if (no_file || o->allow_mounted_write || !job_writes(o))
-		return 0;
-	for (unsigned i = 0; i < plan->nfiles; i++) {
-		char why[PATH_MAX + 128];
-		if (guard_check_write(plan->files[i].path, why, sizeof(why))) {
-			fprintf(stderr, "iobench: job '%s': refusing to write to '%s': the device is %s "
-					"(allow_mounted_write=1 overrides)\n", o->name, plan->files[i].path, why);
-			return -EBUSY;
-		}
-	}
-	return 0;
-}
-
 /* wait_for=NAME: the index of the job of that name defined before this one, or -1. As in
  * fio, only an earlier job can be waited for: no cycles, and never a job of a later group
  * (which would wait for this group to end: a deadlock). */
@@ -178,83 +170,6 @@ static long find_waitee(const struct run_ctx *rc, const struct job *job)
 	return -1;
 }
 
-static const char *file_kind(mode_t m)
-{
-	return S_ISBLK(m) ? "a block device" : S_ISCHR(m) ? "a character device" : S_ISFIFO(m) ? "a FIFO"
-	       : S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symbolic link" : S_ISDIR(m) ? "a directory"
-	       : "a regular file";
-}
-
-/* I/O goes to regular files and devices: a FIFO or socket has no offsets (its open would
- * wait for the other end, and every read or write at an offset fails). File-operation
- * engines work on regular files only (directories for the dir* ones): a device node is
- * never unlinked. Links are followed only to stat. */
-static int check_targets(const struct job_opts *o, const struct engine_ops *ops, struct file_plan *plan)
-{
-	bool fileop = ops->flags & ENGINE_FILE_OP;
-	bool dirs = ops->flags & ENGINE_DIRS, changes = ops->flags & ENGINE_CHANGES_FILES;
-	plan->regular_only = !(ops->flags & ENGINE_NO_FILE);
-	/* Thousands of files in one directory: one walk of it says which are missing or regular
-	 * (nothing to check there), and only the others are lstat'ed. */
-	struct dir_scan scan = { 0 };
-	if (plan->nfiles >= DIR_SCAN_MIN && !(ops->flags & ENGINE_NO_FILE))
-		dir_scan_open(&scan, plan->files[0].path, 4 * (size_t)plan->nfiles + 1024);
-	int ret = 0;
-	for (unsigned i = 0; i < plan->nfiles && !(ops->flags & ENGINE_NO_FILE) && !ret; i++) {
-		struct stat st;
-		const char *path = plan->files[i].path;
-		enum dir_kind kind = dir_scan_kind(&scan, path);
-		if (kind == DIR_MISSING || (kind == DIR_REGULAR && !dirs))
-			continue; /* missing: made by the job or by laying out; regular: fine for all */
-		int got = lstat(path, &st); /* links followed only to stat, when nothing is changed */
-		if (!got && S_ISLNK(st.st_mode)) {
-			plan->regular_only = false;
-			if (!changes && !o->unlink)
-				got = stat(path, &st);
-		}
-		if (got < 0)
-			continue; /* made by the job, or by laying out */
-		if (!S_ISREG(st.st_mode))
-			plan->regular_only = false;
-		if (o->unlink && !S_ISREG(st.st_mode) && !(dirs && S_ISDIR(st.st_mode))) {
-			fprintf(stderr, "iobench: job '%s': unlink=1: '%s' is %s; only regular files are removed\n",
-				o->name, path, file_kind(st.st_mode));
-			ret = -EINVAL;
-			break;
-		}
-		if (!fileop && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
-			continue;
-		if (!fileop) {
-			fprintf(stderr, "iobench: job '%s': '%s' is %s, which has no offsets to do I/O at; use a "
-					"regular file or a device\n", o->name, path, file_kind(st.st_mode));
-			ret = -EINVAL;
-			break;
-		}
-		if (dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
-			continue;
-		fprintf(stderr, "iobench: job '%s': ioengine=%s: '%s' is %s; only %s are supported\n", o->name,
-			ops->name, path, file_kind(st.st_mode), dirs ? "directories" : "regular files");
-		ret = -EINVAL;
-	}
-	dir_scan_free(&scan);
-	return ret;
-}
-
-static int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
-{
-	const struct job *job = &cfg->jobs[c->job];
-	const struct engine_ops *ops = engine_find(job->o.ioengine);
-	bool no_file = ops->flags & ENGINE_NO_FILE;
-	c->plan_later = false;
-	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
-				  : files_plan(&job->o, c->gclone, no_file, ops->flags & ENGINE_SIZED_FILES,
-					       job->target_bytes, &c->plan);
-	return planned || guard_files(&job->o, &c->plan, no_file) ||
-			       check_targets(&job->o, ops, &c->plan) || zone_plan(&job->o, &c->plan, no_file)
-		       ? -EINVAL : 0;
-}
-
-/* ENGINE_REMOTE engines: the target is there (library, cluster, pool, image), and its size. */
 static int probe_job(struct job *job)
 {
 	const struct engine_ops *ops = job->ops;
@@ -267,6 +182,29 @@ static int probe_job(struct job *job)
 		fprintf(stderr, "iobench: job '%s': ioengine=%s: %s\n", job->o.name, ops->name,
 			why[0] ? why : strerror(-ret));
 	return ret;
+}
+
+/* Every clone's plan, checked before anything runs. The large ones of later groups first,
+ * each freed once checked (and its disks found) and made again when its group starts: one
+ * large plan is held at a time. */
+static int plan_all(struct run_ctx *rc)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < rc->nclones; i++) {
+			struct clone_result *c = &rc->clones[i];
+			const struct job *job = &rc->cfg->jobs[c->job];
+			bool held = job->groupid > 0 && !job->iologs && job->o.nrfiles >= PLAN_HELD_MIN;
+			if (c->plan_later || held != (pass == 0))
+				continue;
+			if (plan_clone(rc->cfg, c))
+				return -EINVAL;
+			if (held) {
+				plan_clone_disks(rc, c);
+				files_plan_free(&c->plan);
+				c->plan_later = true;
+			}
+		}
+	return 0;
 }
 
 int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
@@ -337,15 +275,13 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			/* opendir of a tree an earlier group makes: planned when its group starts. */
 			struct stat st;
 			c->plan_later = job->o.opendir[0] && job->groupid > 0 && stat(job->o.opendir, &st) < 0;
-			if (!c->plan_later && plan_clone(cfg, c))
-				return -EINVAL;
 			c->ts = calloc(1, sizeof(*c->ts));
 			if (!c->ts)
 				return -ENOMEM;
 			pthread_mutex_init(&c->progress.lock, NULL);
 		}
 	}
-	return steady_plan(rc);
+	return plan_all(rc) ? -EINVAL : steady_plan(rc);
 }
 
 struct thread_arg {
@@ -447,6 +383,15 @@ static void monitor_group(struct run_ctx *rc, unsigned started)
 	atomic_store(&rc->threads_done, 0);
 }
 
+/* How many files group g's clones have (planned). */
+static size_t group_files(const struct run_ctx *rc, unsigned g)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < rc->nclones; i++)
+		n += rc->cfg->jobs[rc->clones[i].job].groupid == g ? rc->clones[i].plan.nfiles : 0;
+	return n;
+}
+
 /* Before group g starts: the plans made late, its files laid out (*lret: layout's answer),
  * its jobs' environment (cgroups, ioscheduler, lockfile). */
 static int prepare_group(struct run_ctx *rc, unsigned g, FILE *notes, int *lret)
@@ -463,6 +408,8 @@ static int prepare_group(struct run_ctx *rc, unsigned g, FILE *notes, int *lret)
 	}
 	*lret = layout_group(rc, g, notes);
 	ret = ret ? ret : *lret;
+	if (group_files(rc, g) >= PLAN_HELD_MIN)
+		malloc_trim(0); /* the layout's index of a large group freed: its pages back, not kept */
 	int eret = env_group_start(rc, g);
 	ret = ret ? ret : eret;
 	cluster_barrier(cfg->cluster);
@@ -547,28 +494,26 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 	return ret;
 }
 
-/* The disks behind every file a run uses (not the null engine's, nor, as fio, those of
- * filecreate and dircreate: their files do not exist yet). */
 static void find_disks(struct run_ctx *rc)
 {
+	for (size_t i = 0; i < rc->nclones && !plan_clone_disks(rc, &rc->clones[i]); i++)
+		;
+}
+
+/* Free the large plans of group g once it has run (files_plan_free leaves nfiles 0). */
+static void plans_release(struct run_ctx *rc, unsigned g)
+{
+	bool freed = false;
 	for (size_t i = 0; i < rc->nclones; i++) {
-		const struct clone_result *c = &rc->clones[i];
-		const struct job_opts *o = &rc->cfg->jobs[c->job].o;
-		if (!o->disk_util || (engine_find(o->ioengine)->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
-			continue;
-		const char *dir = NULL; /* of the file looked at last */
-		size_t len = 0;
-		for (unsigned k = 0; k < c->plan.nfiles; k++) {
-			const char *path = c->plan.files[k].path, *slash = strrchr(path, '/');
-			size_t n = slash ? (size_t)(slash - path) : 0;
-			if (c->plan.regular_only && dir && n == len && !memcmp(dir, path, n))
-				continue; /* regular files: on the disk of the directory's first */
-			dir = path;
-			len = n;
-			if (disks_add_for_path(&rc->disks, path))
-				return;
+		struct clone_result *c = &rc->clones[i];
+		const struct job *job = &rc->cfg->jobs[c->job];
+		if (c->plan.nfiles >= PLAN_HELD_MIN && !job->iologs && job->groupid == g) {
+			files_plan_free(&c->plan);
+			freed = true;
 		}
 	}
+	if (freed)
+		malloc_trim(0); /* the pages back: the next group's plan is made in the main heap */
 }
 
 int run_execute(struct run_ctx *rc, FILE *notes)
@@ -582,6 +527,7 @@ int run_execute(struct run_ctx *rc, FILE *notes)
 	rc->start_ns = rc->last_eta_ns = clock_now_ns();
 	for (unsigned g = 0; g < rc->ngroups; g++) {
 		int r = run_group(rc, g, notes);
+		plans_release(rc, g);
 		if (r && !ret)
 			ret = r;
 		if (atomic_load(&rc->interrupted) || rc->output_lost || rc->mon.triggered || atomic_load(&rc->stop_all))

@@ -80,8 +80,10 @@ void run_cfg_free(struct run_cfg *cfg);
 struct clone_result {
 	size_t job;              /* index into cfg->jobs */
 	unsigned clone;          /* 0 .. numjobs-1 */
-	unsigned gclone;
-	bool plan_later;         /* opendir made by an earlier group: planned when its group starts */         /* across ranks: rank * numjobs + clone ($jobnum, offset_increment) */
+	unsigned gclone;         /* across ranks: rank * numjobs + clone ($jobnum, offset_increment) */
+	/* planned when its group starts: opendir of a tree an earlier group makes, or a large
+	 * plan of a later group (checked at the start, then freed until its group; run.c) */
+	bool plan_later;
 	struct file_plan plan;   /* its files, regions and amount of I/O */
 	struct thread_stats *ts;
 	int err;
