@@ -209,7 +209,7 @@ int env_files_opened(struct wstate *s)
 	if (!hint)
 		return 0;
 	for (unsigned i = 0; i < s->nfiles; i++)
-		if (s->files[i].fd >= 0 && fcntl(s->files[i].fd, F_SET_RW_HINT, &hint) < 0)
+		if (wf_fd(s, &s->files[i]) >= 0 && fcntl(wf_fd(s, &s->files[i]), F_SET_RW_HINT, &hint) < 0)
 			return fail(s, "write_hint", errno, "fcntl(F_SET_RW_HINT) on '%s' failed",
 				    s->cfs[i].path);
 	return 0;

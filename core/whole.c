@@ -20,10 +20,9 @@ void whole_close(struct wstate *s)
 	if (!f)
 		return;
 	uint64_t t0 = clock_fast_ns(s->clk);
-	engine_close_file(s->w->ops, &s->eng, f->fd);
+	engine_close_file(s->w->ops, &s->eng, wf_fd(s, f));
 	s->now = clock_fast_ns(s->clk);
-	f->fd = -1;
-	s->fds[f - s->files] = -1;
+	wf_set_fd(s, f, -1);
 	s->whole.open = NULL;
 	if (!s->measuring)
 		return;
@@ -43,8 +42,7 @@ int whole_open(struct wstate *s, struct wfile *f)
 		fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", s->o->name, wf_cf(s, f)->path, strerror(-ret));
 		return ret;
 	}
-	f->fd = fd;
-	s->fds[f - s->files] = fd;
+	wf_set_fd(s, f, fd);
 	s->whole.open = f;
 	s->whole.open_ns = s->now - t0;
 	if (s->o->invalidate && fd >= 0) /* read from the device, not the page cache */

@@ -63,7 +63,7 @@ static void wait_for_slot(struct wstate *s, uint64_t wait)
 /* opendir whole-file reads: the file f is the one open (drained and switched if not). */
 static bool whole_ready(struct wstate *s, struct wfile *f)
 {
-	if (f->fd >= 0 && !whole_switching(s, f))
+	if (wf_fd(s, f) >= 0 && !whole_switching(s, f))
 		return true;
 	if (whole_switching(s, f))
 		io_drain(s);
@@ -105,7 +105,7 @@ static bool issue_check(struct wstate *s, const struct verify_entry *e)
 	u->ddir = DDIR_READ;
 	u->len = e->len;
 	u->offset = e->off;
-	u->fd = f->fd;
+	u->fd = wf_fd(s, f);
 	u->file_index = e->file;
 	verify_mark(s, u, e->zeros ? VCHECK_ZEROS : VCHECK_DATA);
 	trim_verified(s, e->file, e->off); /* read back as written: not trimmed now (trim_percentage) */
@@ -120,7 +120,7 @@ static bool issue_trim(struct wstate *s, const struct trim_entry *e)
 	u->ddir = DDIR_TRIM;
 	u->len = e->len;
 	u->offset = e->off;
-	u->fd = f->fd;
+	u->fd = wf_fd(s, f);
 	u->file_index = e->file;
 	verify_mark(s, u, VCHECK_NONE);
 	return queue_prepared(s, u);
@@ -169,7 +169,7 @@ static bool issue_replay(struct wstate *s)
 	u->ddir = (enum ddir)io.act;
 	u->len = io.len;
 	u->offset = io.off;
-	u->fd = f->fd;
+	u->fd = wf_fd(s, f);
 	u->file_index = io.file;
 	verify_mark(s, u, false);
 	if (u->ddir == DDIR_WRITE)
@@ -191,7 +191,7 @@ static bool issue_lean(struct wstate *s)
 	u->ddir = d;
 	u->len = len;
 	u->offset = offsets_next(s, f, d, len);
-	u->fd = f->fd;
+	u->fd = wf_fd(s, f);
 	u->file_index = (unsigned)(f - s->files);
 	if (d == DDIR_WRITE)
 		buffers_fill(s, u);
@@ -263,7 +263,7 @@ static bool issue_one(struct wstate *s)
 		io_sync_if_due(s, f);
 		s->retry = NULL;
 	}
-	u->fd = f->fd;
+	u->fd = wf_fd(s, f);
 	u->file_index = (unsigned)(f - s->files);
 	if (s->zone.mode)
 		zone_bind(s, u);
@@ -286,7 +286,7 @@ static bool issue_one(struct wstate *s)
 static void after_write(struct wstate *s, struct wfile *f, const struct io_unit *u)
 {
 	const struct job_opts *o = s->o;
-	f->written = true;
+	wf_mark_written(s, (size_t)(f - s->files));
 	s->syncs.writes++; /* fsync=N, fdatasync=N: the sync comes before the next I/O */
 	if (s->ver.on)
 		verify_written(s, f, u->offset, u->len);
@@ -353,7 +353,7 @@ static bool queue_lean(struct wstate *s, struct io_unit *u)
 	s->ts->issued[d]++;
 	s->syncs.last_sync = false;
 	if (d == DDIR_WRITE) {
-		s->files[u->file_index].written = true;
+		wf_mark_written(s, u->file_index);
 		s->syncs.writes++;
 	}
 	if (r == Q_COMPLETED) {
@@ -491,7 +491,7 @@ static void end_of_run(struct wstate *s)
 {
 	struct thread_stats *ts = s->ts;
 	for (unsigned i = 0; i < s->nfiles && !s->w->err; i++)
-		if (s->files[i].written && (s->o->end_fsync || s->o->fsync_on_close))
+		if (wf_written(s, i) && (s->o->end_fsync || s->o->fsync_on_close))
 			io_sync_file(s, &s->files[i], IOSYNC_QUIET); /* not in the sync figures, as fio */
 	uint64_t shorts = ts->dir[0].short_ios + ts->dir[1].short_ios + ts->dir[2].short_ios;
 	if (shorts && !s->w->err) {

@@ -135,10 +135,10 @@ int extra_sfr_sync(struct wstate *s)
 	s->x.sfr_due = false;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
-		if (s->x.sfr_lo[i] == UINT64_MAX || f->fd < 0)
+		if (s->x.sfr_lo[i] == UINT64_MAX || wf_fd(s, f) < 0)
 			continue;
 		uint64_t t0 = clock_fast_ns(s->clk);
-		int ret = sync_file_range(f->fd, (off64_t)s->x.sfr_lo[i], (off64_t)(s->x.sfr_hi[i] - s->x.sfr_lo[i]),
+		int ret = sync_file_range(wf_fd(s, f), (off64_t)s->x.sfr_lo[i], (off64_t)(s->x.sfr_hi[i] - s->x.sfr_lo[i]),
 					  s->o->io.sfr_flags);
 		s->now = clock_fast_ns(s->clk);
 		if (ret < 0) {

@@ -53,9 +53,9 @@ struct wfile {
 	uint64_t blocks;            /* granules in the region */
 	uint64_t pos[DDIR_NR];      /* sequential position, relative to the region */
 	uint64_t pass_bytes;        /* issued in this pass */
-	int fd;
-	bool written;
 };
+/* Its descriptor is wstate.fds[] at the same index (wf_fd; -1 for the file-operation
+ * engines, which keep none), whether it was written wstate.written[] (a bit a file). */
 
 /* verify_phase.c: a file's record of what was written (struct verifying.maps, by file index) */
 struct vmaps {
@@ -198,6 +198,7 @@ struct wstate {
 	struct perm *perms;         /* rw=rand*: each file's random map of this pass (else NULL) */
 	int *fds;                   /* the files' descriptors, by index (engine_ctx.fds) */
 	uint64_t *file_sizes;       /* the files' planned sizes, by index (engine_ctx.file_sizes) */
+	uint64_t *written;          /* a bit per file: written to (end_fsync, fsync_on_close) */
 	unsigned nfiles;
 	void *bufmem;
 	size_t buf_stride;
@@ -237,6 +238,27 @@ struct wstate {
 	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
 	struct wextra x;            /* core/wextra.h: core/options_io.c's options */
 };
+
+static inline int wf_fd(const struct wstate *s, const struct wfile *f)
+{
+	return s->fds ? s->fds[f - s->files] : -1;
+}
+
+static inline void wf_set_fd(struct wstate *s, const struct wfile *f, int fd)
+{
+	if (s->fds)
+		s->fds[f - s->files] = fd;
+}
+
+static inline void wf_mark_written(struct wstate *s, size_t i)
+{
+	s->written[i / 64] |= 1ULL << (i % 64);
+}
+
+static inline bool wf_written(const struct wstate *s, size_t i)
+{
+	return s->written[i / 64] & (1ULL << (i % 64));
+}
 
 /* The plan entry (path, region) of one of s's files. */
 static inline const struct clone_file *wf_cf(const struct wstate *s, const struct wfile *f)

@@ -244,14 +244,14 @@ void io_sync_file(struct wstate *s, struct wfile *f, unsigned how)
 {
 	bool datasync = how & IOSYNC_DATA;
 	bool by_engine = s->w->ops->sync_file != NULL; /* an RBD image: flushed by the engine */
-	if (f->fd < 0 && !by_engine)
+	if (wf_fd(s, f) < 0 && !by_engine)
 		return;
 	io_drain(s);
 	if (s->rec.on)
 		iolog_rec_sync(s, (unsigned)(f - s->files), datasync);
 	uint64_t t0 = clock_fast_ns(s->clk);
 	int ret = by_engine ? engine_sync_file(s->w->ops, &s->eng, (unsigned)(f - s->files))
-			    : (datasync ? fdatasync(f->fd) : fsync(f->fd)) < 0 ? -errno : 0;
+			    : (datasync ? fdatasync(wf_fd(s, f)) : fsync(wf_fd(s, f))) < 0 ? -errno : 0;
 	s->now = clock_fast_ns(s->clk);
 	if (ret < 0) {
 		int err = ret;

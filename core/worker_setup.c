@@ -30,27 +30,26 @@ int open_files(struct wstate *s)
 		return 0;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		struct wfile *f = &s->files[i];
-		int ret = engine_open_file(s->w->ops, &s->eng, wf_cf(s, f)->path, flags, &f->fd);
+		int fd = -1, ret = engine_open_file(s->w->ops, &s->eng, wf_cf(s, f)->path, flags, &fd);
 		if (ret) {
 			fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", o->name, wf_cf(s, f)->path,
 				strerror(-ret));
 			return ret;
 		}
-		if (s->fds)
-			s->fds[i] = f->fd;
+		wf_set_fd(s, f, fd);
 		if (debug_on(s->w->debug, DBG_FILE))
-			debug_print(DBG_FILE, "fd open %s, flags 0x%x: fd %d\n", wf_cf(s, f)->path, flags, f->fd);
-		if (f->fd < 0)
+			debug_print(DBG_FILE, "fd open %s, flags 0x%x: fd %d\n", wf_cf(s, f)->path, flags, fd);
+		if (fd < 0)
 			continue;
 		if (o->invalidate) {
 			/* Dirty pages cannot be dropped: write them back first (what users do with
 			 * sync; echo 3 > /proc/sys/vm/drop_caches between a write and a read). */
-			fdatasync(f->fd);
-			posix_fadvise(f->fd, (off_t)wf_cf(s, f)->offset, (off_t)wf_cf(s, f)->region, POSIX_FADV_DONTNEED);
+			fdatasync(fd);
+			posix_fadvise(fd, (off_t)wf_cf(s, f)->offset, (off_t)wf_cf(s, f)->region, POSIX_FADV_DONTNEED);
 		}
 		if (o->fadvise != FADV_NONE) {
 			bool rnd = o->fadvise == FADV_RANDOM || (o->fadvise == FADV_AUTO && (o->rw & RW_RANDOM));
-			posix_fadvise(f->fd, 0, 0, rnd ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+			posix_fadvise(fd, 0, 0, rnd ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
 		}
 	}
 	return env_files_opened(s); /* write_hint */
@@ -71,10 +70,10 @@ int worker_nomem(struct wstate *s, const char *what, uint64_t bytes)
 void close_files(struct wstate *s)
 {
 	for (unsigned i = 0; s->files && i < s->nfiles; i++)
-		if (s->files[i].fd >= 0) {
+		if (wf_fd(s, &s->files[i]) >= 0) {
 			if (debug_on(s->w->debug, DBG_FILE))
-				debug_print(DBG_FILE, "fd close %s: fd %d\n", s->cfs[i].path, s->files[i].fd);
-			engine_close_file(s->w->ops, &s->eng, s->files[i].fd);
+				debug_print(DBG_FILE, "fd close %s: fd %d\n", s->cfs[i].path, wf_fd(s, &s->files[i]));
+			engine_close_file(s->w->ops, &s->eng, wf_fd(s, &s->files[i]));
 		}
 }
 
@@ -135,14 +134,14 @@ int alloc_state(struct wstate *s)
 	s->files = calloc(s->nfiles, sizeof(*s->files));
 	s->fds = by_fd ? calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->fds)) : NULL;
 	s->file_sizes = by_fd ? calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->file_sizes)) : NULL;
+	s->written = calloc(s->nfiles / 64 + 1, sizeof(*s->written));
 	s->events = calloc(s->depth, sizeof(*s->events));
 	if (s->o->rw & RW_RANDOM) /* the random maps: not for sequential jobs (a million files) */
 		s->perms = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->perms));
-	if (!s->files || (by_fd && (!s->fds || !s->file_sizes)) || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)))
+	if (!s->files || !s->written || (by_fd && (!s->fds || !s->file_sizes)) || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)))
 		return -ENOMEM;
 	s->cfs = s->w->plan->files;
 	for (unsigned i = 0; i < s->nfiles; i++) {
-		s->files[i].fd = -1;
 		if (by_fd) {
 			s->fds[i] = -1;
 			s->file_sizes[i] = s->cfs[i].file_size;
@@ -171,6 +170,7 @@ void free_state(struct wstate *s)
 	free(s->perms);
 	free(s->fds);
 	free(s->file_sizes);
+	free(s->written);
 	free(s->events);
 	free(s->units);
 	free(s->unit_state);

@@ -94,14 +94,14 @@ static int setup_zbd(struct wstate *s, struct wfile *f, struct zone_file *zf)
 	char why[512] = "";
 	bool made;
 	int err;
-	struct zbd_dev *dev = zbd_get(s->w->zbd, wf_cf(s, f)->path, f->fd, zf->file_end, s->o->zone.size,
+	struct zbd_dev *dev = zbd_get(s->w->zbd, wf_cf(s, f)->path, wf_fd(s, f), zf->file_end, s->o->zone.size,
 				      s->o->zone.capacity, &made, &err, why, sizeof(why));
 	if (dev) {
 		zf->dev = dev;
 		zbd_lock(dev);
 		err = made ? zbd_open_limit(dev, &s->o->zone, why, sizeof(why)) : check_shared(s, dev, why, sizeof(why));
 		if (!err)
-			err = claim_zones(s, zf, f->fd, why, sizeof(why));
+			err = claim_zones(s, zf, wf_fd(s, f), why, sizeof(why));
 		zbd_unlock(dev);
 	}
 	if (err)
@@ -114,7 +114,7 @@ static uint64_t size_now(const struct wstate *s, const struct wfile *f)
 {
 	const struct clone_file *cf = wf_cf(s, f);
 	uint64_t real = 0, end = cf->offset + cf->region;
-	if (f->fd < 0 || files_target_size(cf->path, &real))
+	if (wf_fd(s, f) < 0 || files_target_size(cf->path, &real))
 		return end;
 	return real > end ? real : end;
 }
@@ -279,7 +279,7 @@ static int zbd_next(struct wstate *s, struct wfile *f, struct zone_file *zf, enu
 		.min_bs = zs->min_bs[d], .random = zs->random, .verify = o->verify != VERIFY_NONE,
 		.read_beyond_wp = o->zone.read_beyond_wp, .job_max_open = o->zone.job_max_open,
 		.nr_open = &zs->nr_open, .threshold = o->zone.reset_threshold, .frequency = o->zone.reset_frequency,
-		.fd = f->fd, .busy_ok = s->inflight > 0,
+		.fd = wf_fd(s, f), .busy_ok = s->inflight > 0,
 	};
 	struct zbd_place p;
 	zbd_lock(io.dev);

@@ -56,7 +56,6 @@ static void fixture_init(struct fixture *x, struct job *job, uint64_t region, ui
 	x->cf.region = region;
 	x->cf.path = "fixture";
 	x->s.cfs = &x->cf;
-	x->f.fd = -1;
 	x->w.o = &job->o;
 	x->w.ops = job->ops;
 	x->w.stop = &x->stop;
