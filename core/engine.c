@@ -172,6 +172,11 @@ void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+const char *engine_file_path(const struct engine_ctx *ctx, unsigned i)
+{
+	return ctx->files[i].path;
+}
+
 int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,
 		     int flags, int *fd)
 {

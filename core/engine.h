@@ -83,8 +83,8 @@ struct engine_ctx {
 	const int *fds;      /* the clone's files, by file index: set by open_file, -1 when closed;
 			      * all open by post_open unless files_one_by_one */
 	unsigned nr_fds;
-	/* The clone's planned files, by file index (nr_fds of them): each one's path and region
-	 * (core/files.h), valid while the clone runs. */
+	/* The clone's planned files, by file index (nr_fds of them), valid while the clone
+	 * runs: engine_file_path() gives one's path. */
 	const struct clone_file *files;
 	const uint64_t *file_sizes; /* each file's size as planned (offset + region), by file index;
 				     * fds and file_sizes are NULL for ENGINE_FILE_OP engines */
@@ -217,6 +217,8 @@ void engine_describe(const struct engine_ops *ops, const struct job_opts *o, con
 		     size_t len);
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx);
 void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx);
+/* The path of the clone's file i (i < ctx->nr_fds), as planned: the string open_file was given. */
+const char *engine_file_path(const struct engine_ctx *ctx, unsigned i);
 int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,
 		     int flags, int *fd);
 int engine_post_open(const struct engine_ops *ops, struct engine_ctx *ctx);

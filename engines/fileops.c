@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "core/engine.h"
-#include "core/files.h"
 
 enum fileop { OP_FILECREATE, OP_FILESTAT, OP_FILEDELETE, OP_DIRCREATE, OP_DIRSTAT, OP_DIRDELETE };
 
@@ -23,9 +22,9 @@ enum fileop { OP_FILECREATE, OP_FILESTAT, OP_FILEDELETE, OP_DIRCREATE, OP_DIRSTA
  * it, so the kernel walks one name, not the path. dir_first[k] is the index of the first
  * file of directory k (a million files of one directory: one entry). */
 struct fileops_data {
-	const struct clone_file *files; /* the plan's: a file's name is its path past skip[its dir] */
 	uint64_t *done;     /* a bit per file */
-	unsigned n, cap;    /* files opened (in file index order), and how many the job has */
+	unsigned n, cap;    /* files opened (in file index order), and how many the job has;
+			     * a file's name is its path (engine_file_path) past skip[its dir] */
 	int *dirfds;
 	unsigned *dir_first;
 	unsigned short *skip; /* by directory: the length of its paths' directory part, slash included */
@@ -99,7 +98,7 @@ static int file_dir(struct fileops_data *d, const char *path, size_t len, size_t
 static int remember(struct engine_ctx *ctx, const char *path, bool parents, int *fd)
 {
 	struct fileops_data *d = ctx->priv;
-	if (d->n == d->cap || path != d->files[d->n].path)
+	if (d->n == d->cap || path != engine_file_path(ctx, d->n))
 		return -EINVAL; /* more files than the job has, or not in the plan's order */
 	const char *slash = strrchr(path, '/');
 	size_t len = slash ? (size_t)(slash - path) + (slash == path) : 0; /* "/x": the directory is "/" */
@@ -133,7 +132,6 @@ static int fileops_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = d;
 	d->cap = ctx->nr_fds;
-	d->files = ctx->files;
 	d->done = calloc(d->cap / 64 + 1, sizeof(*d->done));
 	return d->done ? 0 : -ENOMEM;
 }
@@ -219,7 +217,7 @@ static int queue(struct engine_ctx *ctx, struct io_unit *u, enum fileop op)
 		int dir = d->dirfds[k];
 		if (dir < 0)
 			u->result = dir;
-		else if (do_op(op, ctx->eng_opts, dir, d->files[i].path + d->skip[k]) < 0)
+		else if (do_op(op, ctx->eng_opts, dir, engine_file_path(ctx, i) + d->skip[k]) < 0)
 			u->result = -errno;
 	}
 	return Q_COMPLETED;
