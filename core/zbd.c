@@ -242,6 +242,7 @@ struct zbd_dev *zbd_get(struct zbd_set *set, const char *path, int fd, uint64_t 
 	for (dev = set->devs; dev && strcmp(dev->path, path); dev = dev->next)
 		;
 	if (!dev && (dev = dev_make(path, fd, size, zone_size, capacity, err, why, whylen))) {
+		zbd_lock(dev); /* before any other clone can find it */
 		dev->next = set->devs;
 		set->devs = dev;
 		*made = true;

@@ -66,7 +66,8 @@ int zbd_probe(const char *path, enum zbd_model *model, uint64_t *zone_size, unsi
 
 /* The table of path: the one the run has, else a new one: the device's zones (read through
  * fd), or zones emulated over size bytes (zone_size each, capacity writable). Sets *made when
- * it is new. NULL after a line in why (-errno in *err). */
+ * it is new, and then returns it locked (zbd_lock): no other clone sees it before its maker
+ * has set it up (the open-zone limit). NULL after a line in why (-errno in *err). */
 struct zbd_dev *zbd_get(struct zbd_set *set, const char *path, int fd, uint64_t size, uint64_t zone_size,
 			uint64_t capacity, bool *made, int *err, char *why, size_t whylen);
 

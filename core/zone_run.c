@@ -98,7 +98,8 @@ static int setup_zbd(struct wstate *s, struct wfile *f, struct zone_file *zf)
 				      s->o->zone.capacity, &made, &err, why, sizeof(why));
 	if (dev) {
 		zf->dev = dev;
-		zbd_lock(dev);
+		if (!made) /* a new one comes locked: set up before another clone looks */
+			zbd_lock(dev);
 		err = made ? zbd_open_limit(dev, &s->o->zone, why, sizeof(why)) : check_shared(s, dev, why, sizeof(why));
 		if (!err)
 			err = claim_zones(s, zf, wf_fd(s, f), why, sizeof(why));
