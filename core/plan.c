@@ -126,7 +126,6 @@ int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 		       ? -EINVAL : 0;
 }
 
-/* ENGINE_REMOTE engines: the target is there (library, cluster, pool, image), and its size. */
 /* The disks behind every file a run uses (not the null engine's, nor, as fio, those of
  * filecreate and dircreate: their files do not exist yet). */
 int plan_clone_disks(struct run_ctx *rc, const struct clone_result *c)

@@ -170,6 +170,7 @@ static long find_waitee(const struct run_ctx *rc, const struct job *job)
 	return -1;
 }
 
+/* ENGINE_REMOTE engines: the target is there (library, cluster, pool, image), and its size. */
 static int probe_job(struct job *job)
 {
 	const struct engine_ops *ops = job->ops;

@@ -46,16 +46,15 @@
 #endif
 enum unit_state { UNIT_FREE, UNIT_PREPARED, UNIT_QUEUED, UNIT_INFLIGHT };
 
-/* A worker's file: 56 bytes (a million files: 56 MB); what only some jobs need is kept
- * beside it, by file index (verify's maps, random maps, trims). */
-/* A file the clone works on; its plan entry is wstate.cfs[] at the same index (wf_cf). */
+/* A worker's file: 40 bytes (a million files: 40 MB). What only some jobs need is kept
+ * beside it by file index (verify's maps, random maps, trims), and so is what an index
+ * gives: its plan entry wstate.cfs[] (wf_cf), its descriptor wstate.fds[] (wf_fd; -1 for
+ * the file-operation engines, which keep none), whether it was written (wf_written). */
 struct wfile {
 	uint64_t blocks;            /* granules in the region */
 	uint64_t pos[DDIR_NR];      /* sequential position, relative to the region */
 	uint64_t pass_bytes;        /* issued in this pass */
 };
-/* Its descriptor is wstate.fds[] at the same index (wf_fd; -1 for the file-operation
- * engines, which keep none), whether it was written wstate.written[] (a bit a file). */
 
 /* verify_phase.c: a file's record of what was written (struct verifying.maps, by file index) */
 struct vmaps {
