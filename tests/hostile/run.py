@@ -927,15 +927,21 @@ def main():
             except Exception as e:
                 res = ('fail', ['harness error: %s' % e], [])
             late = late_by.get(c['id'], 0.0)
-            if res[0] != 'fail' or late < c.get('late_retry_ms', LATE_RETRY_MS) or attempt == 2:
+            # A stop after a signal that took seconds (or never came): on the shared 2-core CI
+            # machine a case that stops in ~65 ms alone was seen at 3.9 s and past its 5 s
+            # timeout. Run again; a real hang or slow stop fails every time.
+            slow = c.get('signals') and not args.selfcheck and bool(res[1]) and \
+                re.match(r'did not finish within|ended [\d.]+s after the last signal', res[1][0])
+            if res[0] != 'fail' or attempt == 2 or (late < c.get('late_retry_ms', LATE_RETRY_MS) and not slow):
                 break
             # A starved harness (another case's check holding the machine) sent the signals
             # late: the case did not test what it says. Again, from a clean directory.
-            retried.append('%.0f ms' % late)
+            retried.append('signals late by %.0f ms' % late if late >= c.get('late_retry_ms', LATE_RETRY_MS)
+                           else res[1][0])
             shutil.rmtree(os.path.join(work, 'c', re.sub(r'[^A-Za-z0-9._-]', '_', c['id'])), ignore_errors=True)
         if retried:
             reran.append(c['id'])
-            res = (res[0], res[1], res[2] + ['run again: the harness sent signals late by ' + ', '.join(retried)])
+            res = (res[0], res[1], res[2] + ['run again after: ' + '; '.join(retried)])
         if args.selfcheck and res[0] != 'skip':  # passes when failed for the reason it is there for
             hit = res[0] == 'fail' and any(re.search(c['detects'], w) for w in res[1])
             res = ('ok', [], []) if hit else ('fail', ['not detected (%s)' % ('; '.join(res[1]) or 'the case passed')],
@@ -982,7 +988,7 @@ def main():
     fails = [i for i in order if results.get(i, ('fail',))[0] == 'fail']
     skips = [i for i in order if results.get(i, ('fail',))[0] == 'skip']
     slow = sorted(durations.items(), key=lambda kv: -kv[1])[:6]
-    print('# hostile: %d cases, %d failed, %d skipped, %d run again for late signals, in %.1fs '
+    print('# hostile: %d cases, %d failed, %d skipped, %d run again (signals late, or a slow stop), in %.1fs '
           '(commands %.1fs in all; slowest: %s)' %
           (len(order), len(fails), len(skips), len(reran), time.time() - t_start, sum(durations.values()),
            ', '.join('%s %.1fs' % kv for kv in slow)))
