@@ -105,7 +105,12 @@ $(BUILD)/iobench: $(LIB_OBJ) $(MAIN_OBJ)
 iobench: $(BUILD)/iobench FORCE
 	$(Q)cmp -s $< $@ || cp $< $@
 
-$(BUILD)/%.o: %.c
+# A new machine without the -dev packages gets build-deps' one line, not a compiler error.
+$(BUILD)/.deps-ok:
+	@$(MAKE) --no-print-directory build-deps
+	@mkdir -p $(dir $@) && touch $@
+
+$(BUILD)/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<

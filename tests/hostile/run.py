@@ -593,7 +593,10 @@ def run_process(ctx, case, env):
                     os.truncate(ctx.path(item[2]), item[3])
                     signals_sent.append('truncate@%dms' % ((time.time() - t0) * 1000))
                     continue
-                late = max(late, (time.time() - base) * 1000.0 - events_due)
+                behind = (time.time() - base) * 1000.0 - events_due
+                late = max(late, behind)
+                if behind > 0:  # a late harness keeps the gaps the case asks for: the rest move too
+                    events = [(due + behind, it) for due, it in events]
                 try:
                     os.kill(p.pid, SIGNALS[item[0]])
                     last_signal = time.time()
