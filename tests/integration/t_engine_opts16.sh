@@ -8,6 +8,7 @@
 holds() { eval "$1"; }
 F="$T/f"
 head -c 262144 /dev/urandom >"$F"
+sync "$F" # written back: invalidate=1 can drop clean pages only
 
 # A read job's error and read total_ios from JSON ("err ios"). fio prints its error line on
 # stdout before the JSON document: read from the first brace.
@@ -41,6 +42,7 @@ if have strace; then
 	f=$(fio_or 32 hipri_count fio 50)
 	check "pvsync2 hipri_percentage=50: $i of 64 reads carry RWF_HIPRI at random (fio: $f), between 16 and 48" \
 		holds '[ "$i" -ge 16 ] && [ "$i" -le 48 ] && [ "$f" -ge 16 ] && [ "$f" -le 48 ]'
+	cat "$F" >/dev/null # cached (a proactive reclaimer such as DAMON's may have taken it since)
 	# shellcheck disable=SC2086
 	strace -f -qq -e trace=preadv2 -o "$T/st" "$IOBENCH" $BASE --ioengine=pvsync2 --nowait=1 --invalidate=0 >/dev/null 2>&1
 	check "pvsync2 nowait=1: every preadv2 carries RWF_NOWAIT ($(grep -c RWF_NOWAIT "$T/st") of 64)" \
