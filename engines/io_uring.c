@@ -20,6 +20,7 @@ struct uring_data {
 	bool ring_ready;
 	struct iovec *iovs; /* one per unit: registered buffers and vectored commands */
 	bool fixed, regfiles; /* buffers and files registered with the ring */
+	bool deferred;        /* DEFER_TASKRUN: completions are posted only when we ask */
 	unsigned nr_queued;   /* prepared since the last submit */
 	unsigned since_async; /* requests since the last one force_async marked */
 	unsigned char *kind;  /* how each file is trimmed, by file index */
@@ -171,6 +172,7 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_data *ud)
 		struct io_uring_params q = p;
 		q.flags = base | extra[i];
 		ret = io_uring_queue_init_params(ctx->depth, &ud->ring, &q);
+		ud->deferred = ret == 0 && (q.flags & IORING_SETUP_DEFER_TASKRUN);
 	}
 	if (ret < 0) {
 		uring_explain(ctx, ret);
@@ -288,7 +290,10 @@ static int uring_commit(struct engine_ctx *ctx)
 {
 	struct uring_data *ud = ctx->priv;
 	for (;;) {
-		int ret = io_uring_submit(&ud->ring);
+		/* With DEFER_TASKRUN the kernel posts finished requests' completions only when
+		 * asked: asking in the submit call (no wait) lets the reaper find them in the ring
+		 * instead of sleeping in a second call for what has already finished. */
+		int ret = ud->deferred ? io_uring_submit_and_get_events(&ud->ring) : io_uring_submit(&ud->ring);
 		if (ret >= 0 || (ret != -EINTR && ret != -EAGAIN)) {
 			ud->nr_queued = 0; /* submitted, or given up by the caller */
 			return ret < 0 ? ret : 0;
