@@ -397,17 +397,23 @@ static const char *pat_piece(const char *p, struct pat *pt, const char **why)
 	return *why = "a pattern (0x.., \"text\", 'file', a number or %o)", NULL;
 }
 
-/* buffer_pattern and verify_pattern: pieces (pat_piece) joined with '|' or spaces. */
+/* buffer_pattern and verify_pattern: pieces (pat_piece) one after another, as fio (which
+ * refuses a '|' or a space between them); blanks at either end are left out. */
 int opt_parse_pattern(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
 {
 	bool verify = d->offset == offsetof(struct job_opts, verify_pattern);
 	unsigned char tmp[PATTERN_MAX]; /* the option keeps its old value if the new one is refused */
 	struct pat pt = { .b = tmp, .fmt_ok = verify };
 	const char *why = "a pattern";
-	for (const char *p = v; *p;) {
+	const char *p = v, *end = v + strlen(v);
+	while (isspace((unsigned char)*p))
+		p++;
+	while (end > p && isspace((unsigned char)end[-1]))
+		end--;
+	while (p < end) {
 		if (*p == '|' || isspace((unsigned char)*p))
-			p++;
-		else if (!(p = pat_piece(p, &pt, &why)))
+			return bad(e, n, "a pattern (its pieces follow one another: no '|' or blank between them)", v);
+		if (!(p = pat_piece(p, &pt, &why)))
 			return bad(e, n, why, v);
 	}
 	if (!pt.len)

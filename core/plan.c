@@ -110,6 +110,28 @@ static int output_clash(const struct run_cfg *cfg, const struct clone_result *c,
 	return 0;
 }
 
+/* zoned_abs zones that reach past a file's region: as fio (which warns), they are cut at its
+ * end; said once per job, on stderr, naming the smallest region. */
+static void zoned_abs_note(const struct job_opts *o, const struct file_plan *plan)
+{
+	uint64_t region = UINT64_MAX;
+	for (unsigned i = 0; i < plan->nfiles; i++)
+		if (plan->files[i].region < region)
+			region = plan->files[i].region;
+	for (int d = 0; d < 3 && plan->nfiles; d++) {
+		const struct distribution *dist = &o->dist[d];
+		uint64_t sum = 0;
+		for (unsigned z = 0; dist->type == DIST_ZONED_ABS && z < dist->nzones; z++)
+			sum += dist->zones[z].size;
+		if (sum > region) {
+			fprintf(stderr, "iobench: job '%s': note: random_distribution=zoned_abs: its zones add up to %llu "
+				"bytes, more than the %llu of a file's region: they are cut at its end\n", o->name,
+				(unsigned long long)sum, (unsigned long long)region);
+			return;
+		}
+	}
+}
+
 int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 {
 	const struct job *job = &cfg->jobs[c->job];
@@ -119,6 +141,8 @@ int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
 				  : files_plan(&job->o, c->gclone, no_file, ops->flags & ENGINE_SIZED_FILES,
 					       job->target_bytes, &c->plan);
+	if (!planned && c->gclone == 0)
+		zoned_abs_note(&job->o, &c->plan);
 	return planned || guard_files(&job->o, &c->plan, no_file) ||
 			       check_targets(&job->o, ops, &c->plan) || zone_plan(&job->o, &c->plan, no_file) ||
 			       output_clash(cfg, c, cfg->output_path, "--output") ||

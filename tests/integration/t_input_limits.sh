@@ -213,6 +213,15 @@ refused "buffer_pattern='FIFO': refused at once (a pattern file is a regular fil
 	"buffer_pattern: cannot parse|file 'pat.fifo': not a regular file" "$IOBENCH" --parse-only $NULLJOB --size=1m "--buffer_pattern='pat.fifo'"
 refused "verify_pattern='EMPTY': refused (fio 3.33 aborts on an assertion)" "verify_pattern: cannot parse|file 'pat.empty': empty" \
 	"$IOBENCH" --parse-only $NULLJOB --size=1m --verify=pattern "--verify_pattern='pat.empty'"
+for pv in '0xaa|0xbb' '0xaa 0xbb' '"ab"|0x01'; do
+	f=refused
+	if have fio; then # fio refuses a '|' or a blank between a pattern's pieces too
+		fio --parse-only --name=x --size=1m "--buffer_pattern=$pv" >/dev/null 2>&1 && f="accepted by fio (not refused)"
+	fi
+	refused "buffer_pattern=$pv: refused in one line, as fio ($f)" "buffer_pattern: cannot parse|between them" \
+		"$IOBENCH" --parse-only $NULLJOB --size=1m "--buffer_pattern=$pv"
+	[ "$f" = refused ] || notok "fio accepts buffer_pattern=$pv"
+done
 refused "buffer_pattern='missing': refused naming the file" "file 'no.such': No such file or directory" \
 	"$IOBENCH" --parse-only $NULLJOB --size=1m "--buffer_pattern='no.such'"
 
@@ -262,3 +271,18 @@ timeout 20 "$IOBENCH" $NULLJOB --size=1m --rw=randrw --numjobs=2 --group_reporti
 check "JSON+ of a run has no inf or nan" sh -c "jq -e . p.json >/dev/null && ! grep -Eqi '[^a-z_](nan|inf)[^a-z_]' p.json"
 timeout 20 "$IOBENCH" $NULLJOB --size=1m --output-format=terse >t.txt
 check "the terse line has no inf or nan" sh -c "! grep -Eqi '(^|;)-?(nan|inf)' t.txt"
+
+# zoned_abs zones past the end of the file: run, cut at its end, with one note on stderr (fio
+# warns "zoned_abs sizes exceed file size"); zones that fit: no note.
+head -c 1048576 /dev/zero >za
+ZJ="--name=z --filename=za --size=1m --bs=4k --rw=randread --number_ios=64 --output-format=json"
+"$IOBENCH" $ZJ --random_distribution=zoned_abs:50/512k:50/2m >za.json 2>za.err
+check "zoned_abs zones beyond the file: exit 0, JSON on stdout, one note naming the sizes on stderr" \
+	sh -c "[ $? -eq 0 ] && jq -e '.jobs[0].read.total_ios == 64' za.json >/dev/null && [ \$(wc -l <za.err) -eq 1 ] &&
+		grep -q 'zoned_abs: its zones add up to 2621440 bytes, more than the 1048576' za.err"
+if have fio; then
+	fio $ZJ --random_distribution=zoned_abs:50/512k:50/2m 2>&1 >/dev/null | grep -q 'zoned_abs sizes exceed' &&
+		ok "... fio warns of them too" || notok "fio did not warn of zoned_abs zones beyond the file"
+fi
+"$IOBENCH" $ZJ --random_distribution=zoned_abs:50/512k:50/512k >za.json 2>za.err
+check "zoned_abs zones that fit the file: no note" sh -c "[ $? -eq 0 ] && [ ! -s za.err ]"
