@@ -334,3 +334,15 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$T/mnt" && mount -t tmpfs -o size=1m tmpfs "$
 else
 	skip "fill_device on a small tmpfs" "needs root to mount one"
 fi
+
+# flow_id: 64 flows in one run at most (a fixed table the jobs share); the job that would
+# start a 65th fails in one line naming it, the rest run (exit 1).
+{
+	printf '[global]\nioengine=null\nsize=64k\nflow=1\n'
+	for i in $(seq 1 65); do printf '[j%d]\nflow_id=%d\n' "$i" "$i"; done
+} >"$T/flows.fio"
+"$IOBENCH" "$T/flows.fio" --output-format=json >"$T/flows.json" 2>"$T/flows.err"
+check "65 flow_ids: exit 1, one line naming flow_id=65, all 65 jobs reported" \
+	sh -c "[ $? -eq 1 ] && [ \$(wc -l <'$T/flows.err') -eq 1 ] &&
+		grep -q \"job 'j65': flow_id=65: more than 64 flows in one run\" '$T/flows.err' &&
+		jq -e '(.jobs | length) == 65 and ([.jobs[] | select(.error == 0)] | length) == 64' '$T/flows.json' >/dev/null"
