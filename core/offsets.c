@@ -131,6 +131,10 @@ void offsets_init(struct wstate *s)
 		if (o->dist[d].type == DIST_ZIPF)
 			zipf_init(&s->off.zipf[d], s->files[0].blocks, o->dist[d].param);
 	fservice_init(s);
+	bool plain = (o->rw & RW_RANDOM) && o->rw_mod <= 1 && !o->io.ba_given;
+	for (int d = 0; d < DDIR_NR; d++)
+		plain = plain && o->dist[d].type == DIST_RANDOM && o->pct_random[d] >= 100;
+	s->off.uniform = !plain ? 0 : o->norandommap && o->random_generator != GEN_LFSR ? 1 : 2;
 }
 
 static bool pass_over(const struct wstate *s, const struct wfile *f)
@@ -361,6 +365,13 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 		return wf_cf(s, f)->offset + off;
 	}
 	f->pass_bytes += len;
+	if (s->off.uniform == 1) { /* random_block's draw for norandommap, without its branches */
+		uint64_t usable = f->blocks * s->off.granule;
+		off = rng_below(&s->rng, f->blocks ? f->blocks : 1) * s->off.granule;
+		return wf_cf(s, f)->offset + (off + len <= usable ? off : usable - len);
+	}
+	if (s->off.uniform) /* nothing else to keep: no sequential part, no repeats */
+		return wf_cf(s, f)->offset + random_block(s, f, d, len);
 	if (!(o->rw & RW_RANDOM)) {
 		off = sequential_next(s, f, d, len);
 	} else if (s->off.mod_left) {

@@ -69,13 +69,19 @@ extern const unsigned lat_bucket_label[LATB_NR]; /* upper bound within its unit 
 
 /* Depth and batch maps: IO depths 1,2,4,8,16,32,>=64; submit/complete 0,4,8,..,>=64. */
 #define DEPTH_MAP_NR 7
+/* fio's buckets as bit lengths (one per I/O: no chain of comparisons). depth: <2, 2-3,
+ * 4-7, 8-15, 16-31, 32-63, >=64. batch: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64. */
 static inline unsigned depth_bucket(unsigned d)
 {
-	return d >= 64 ? 6 : d >= 32 ? 5 : d >= 16 ? 4 : d >= 8 ? 3 : d >= 4 ? 2 : d >= 2 ? 1 : 0;
+	unsigned b = 31u - (unsigned)__builtin_clz(d | 1u);
+	return b > 6 ? 6 : b;
 }
 static inline unsigned batch_bucket(unsigned n)
 {
-	return n == 0 ? 0 : n <= 4 ? 1 : n <= 8 ? 2 : n <= 16 ? 3 : n <= 32 ? 4 : n <= 64 ? 5 : 6;
+	if (n <= 4)
+		return n != 0;
+	unsigned b = 31u - (unsigned)__builtin_clz(n - 1);
+	return b > 6 ? 6 : b;
 }
 
 /* A sample series as reported: for clones reported as one, fio adds the clones' min,

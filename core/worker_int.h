@@ -75,6 +75,9 @@ struct offsets {
 	/* bs_is_seq_rand: percentage_random's draw for the next I/O, made when its size is
 	 * chosen (before its offset): 0 none, 1 sequential, 2 random. */
 	unsigned char planned;
+	/* Uniform random offsets and nothing else (no rw=mode:N, percentage_random, blockalign or
+	 * other distribution): offsets_next's short path. 1 norandommap, 2 the random map. */
+	unsigned char uniform;
 };
 
 /* pace.c */

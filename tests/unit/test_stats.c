@@ -205,9 +205,24 @@ static void test_dir_totals_merge(void **state)
 	free(one);
 }
 
+/* The depth and batch buckets against fio's table, written out as comparisons. */
+static void test_buckets_as_fio(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < 5000; v++) {
+		unsigned d = v >= 64 ? 6 : v >= 32 ? 5 : v >= 16 ? 4 : v >= 8 ? 3 : v >= 4 ? 2 : v >= 2 ? 1 : 0;
+		unsigned b = v == 0 ? 0 : v <= 4 ? 1 : v <= 8 ? 2 : v <= 16 ? 3 : v <= 32 ? 4 : v <= 64 ? 5 : 6;
+		assert_int_equal(depth_bucket(v), d);
+		assert_int_equal(batch_bucket(v), b);
+	}
+	assert_int_equal(depth_bucket(UINT32_MAX), 6);
+	assert_int_equal(batch_bucket(UINT32_MAX), 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buckets_as_fio),
 		cmocka_unit_test(test_series_merge_exact),
 		cmocka_unit_test(test_series_pool),
 		cmocka_unit_test(test_series_pool_edges),
