@@ -17,7 +17,7 @@ def shape(path):
         line = re.sub(r'Starting \d+ (process(es)?|threads?)', 'Starting N workers', line)
         line = re.sub(r'pid=\d+: .*$', 'pid=N: DATE', line)
         line = re.sub(r'\((nsec|usec|msec)\)', '(U)', line)
-        line = re.sub(r'\d+(\.\d+)?(k|M|G|T)?(i?B|i?bit)?(/s)?', 'N', line)
+        line = re.sub(r'\d+(\.\d+)?(k|K|M|G|T|P)?(i?B|i?bit)?(/s)?', 'N', line)
         line = re.sub(r'\[\s+', '[', line)      # padding depends on the values
         line = re.sub(r'=\s+', '=', line)
         line = re.sub(r'\s+', ' ', line)
