@@ -364,12 +364,9 @@ uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t l
 		s->off.last_end[d] = off + len;
 		return wf_cf(s, f)->offset + off;
 	}
+	if (s->off.uniform == 1) /* random_block's draw for norandommap, without its branches */
+		return offsets_uniform(s, f, len);
 	f->pass_bytes += len;
-	if (s->off.uniform == 1) { /* random_block's draw for norandommap, without its branches */
-		uint64_t usable = f->blocks * s->off.granule;
-		off = rng_below(&s->rng, f->blocks ? f->blocks : 1) * s->off.granule;
-		return wf_cf(s, f)->offset + (off + len <= usable ? off : usable - len);
-	}
 	if (s->off.uniform) /* nothing else to keep: no sequential part, no repeats */
 		return wf_cf(s, f)->offset + random_block(s, f, d, len);
 	if (!(o->rw & RW_RANDOM)) {

@@ -21,7 +21,7 @@
 
 /* The workload has issued all it may for now: all of it, or (verify after each loop) this
  * loop's share. */
-static bool workload_spent(const struct wstate *s)
+static inline bool workload_spent(const struct wstate *s)
 {
 	const struct job_opts *o = s->o;
 	if (s->replay.on) /* the log says how much */
@@ -190,7 +190,7 @@ static bool issue_lean(struct wstate *s)
 	struct io_unit *u = unit_take(s);
 	u->ddir = d;
 	u->len = len;
-	u->offset = offsets_next(s, f, d, len);
+	u->offset = s->off.uniform == 1 ? offsets_uniform(s, f, len) : offsets_next(s, f, d, len);
 	u->fd = wf_fd(s, f);
 	u->file_index = (unsigned)(f - s->files);
 	if (d == DDIR_WRITE)

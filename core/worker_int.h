@@ -371,6 +371,15 @@ void offsets_init(struct wstate *s);
 struct wfile *offsets_next_file(struct wstate *s);
 uint64_t offsets_next_len(struct wstate *s, enum ddir d);
 uint64_t offsets_next(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len);
+/* offsets_next's draw for uniform random offsets with norandommap (s->off.uniform == 1),
+ * inline for the lean loop. */
+static inline uint64_t offsets_uniform(struct wstate *s, struct wfile *f, uint64_t len)
+{
+	uint64_t usable = f->blocks * s->off.granule;
+	uint64_t off = rng_below(&s->rng, f->blocks ? f->blocks : 1) * s->off.granule;
+	f->pass_bytes += len;
+	return wf_cf(s, f)->offset + (off + len <= usable ? off : usable - len);
+}
 enum ddir offsets_next_ddir(struct wstate *s);
 
 /* pace.c */
