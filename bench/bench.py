@@ -224,15 +224,19 @@ def b_threads(b):
     """Marginal CPU per I/O at numjobs 1..256: (CPU of a run of TOTAL bytes split over the
     threads - CPU of the same run at 4 KiB per thread) / I/Os, so that process and thread
     start and exit do not count as per-I/O cost."""
-    total = 16 * GiB if b.args.full else 8 * GiB
+    total = 16 * GiB  # 4M I/Os: at 256 threads the start and exit (~0.08 s) are subtracted
     points = (1, 2, 4, 8, 16, 32, 64, 128, 256) if b.args.full else (1, 4, 16, 64, 256)
     cpu = lambda r: r['usr'] + r['sys']
+    # max/min over five points of a difference of two medians: 3 pairs moved it by 0.1 on a
+    # shared 2-CPU VM (1.18, then 1.09 with 5), so at least 5 pairs here (0.1 s each)
+    pairs = max(5, b.args.pairs)
     for n in points:
         common = ['--name=t', '--ioengine=null', '--rw=randread', '--bs=4k', '--numjobs=%d' % n,
                   '--norandommap', '--group_reporting']
         full = b.pairs('threads-%d' % n, common + ['--size=%d' % (total // n)],
-                       {'cpu': cpu, 'ios': lambda r: ios(r['doc'])}, fio_extra=['--thread'])
-        empty = b.pairs('threads-%d-empty' % n, common + ['--size=4k'], {'cpu': cpu}, fio_extra=['--thread'])
+                       {'cpu': cpu, 'ios': lambda r: ios(r['doc'])}, fio_extra=['--thread'], n=pairs)
+        empty = b.pairs('threads-%d-empty' % n, common + ['--size=4k'], {'cpu': cpu}, fio_extra=['--thread'],
+                        n=pairs)
         per = {t: max(full[t]['cpu'] - empty[t]['cpu'], 0) / full[t]['ios'] for t in ('iobench', 'fio')}
         b.curve.append((n, per['iobench'], per['fio']))
         print('  threads %d: iobench %.3g s/io, fio %.3g s/io' % (n, per['iobench'], per['fio']), file=sys.stderr)
