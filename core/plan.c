@@ -118,7 +118,7 @@ static void zoned_abs_note(const struct job_opts *o, const struct file_plan *pla
 	for (unsigned i = 0; i < plan->nfiles; i++)
 		if (plan->files[i].region < region)
 			region = plan->files[i].region;
-	for (int d = 0; d < 3 && plan->nfiles; d++) {
+	for (int d = 0; d < DDIR_NR && plan->nfiles; d++) {
 		const struct distribution *dist = &o->dist[d];
 		uint64_t sum = 0;
 		for (unsigned z = 0; dist->type == DIST_ZONED_ABS && z < dist->nzones; z++)
