@@ -112,6 +112,14 @@ static unsigned fservice_pick(struct wstate *s)
 	return (unsigned)(((v + s->off.fs_off) % n) >> FS_SHIFT);
 }
 
+/* norandommap: offsets drawn independently, so blocks repeat and others are missed. Not
+ * with random_generator=lfsr: fio's LFSR is a full-period sequence, which visits every
+ * block once per pass with or without the map, and so does the permutation here. */
+static bool may_repeat(const struct job_opts *o)
+{
+	return o->norandommap && o->random_generator != GEN_LFSR;
+}
+
 void offsets_init(struct wstate *s)
 {
 	const struct job_opts *o = s->o;
@@ -134,7 +142,7 @@ void offsets_init(struct wstate *s)
 	bool plain = (o->rw & RW_RANDOM) && o->rw_mod <= 1 && !o->io.ba_given;
 	for (int d = 0; d < DDIR_NR; d++)
 		plain = plain && o->dist[d].type == DIST_RANDOM && o->pct_random[d] >= 100;
-	s->off.uniform = !plain ? 0 : o->norandommap && o->random_generator != GEN_LFSR ? 1 : 2;
+	s->off.uniform = !plain ? 0 : may_repeat(o) ? 1 : 2;
 }
 
 static bool pass_over(const struct wstate *s, const struct wfile *f)
@@ -271,14 +279,6 @@ static uint64_t zoned_block(struct wstate *s, struct wfile *f, enum ddir d)
 		start += len;
 	}
 	return rng_below(&s->rng, n);
-}
-
-/* norandommap: offsets drawn independently, so blocks repeat and others are missed. Not
- * with random_generator=lfsr: fio's LFSR is a full-period sequence, which visits every
- * block once per pass with or without the map, and so does the permutation here. */
-static bool may_repeat(const struct job_opts *o)
-{
-	return o->norandommap && o->random_generator != GEN_LFSR;
 }
 
 static uint64_t random_block(struct wstate *s, struct wfile *f, enum ddir d, uint64_t len)
