@@ -9,7 +9,11 @@ so io_uring's kernel workers count), I/O counts and IOPS from each tool's JSON, 
 ru_maxrss.
 
     bench/bench.py [--full] [--pairs N] [--only NAME,...] [--iobench PATH] [--fio PATH]
-                   [--disk DIR] [--meta DIR] [--no-docs]
+                   [--disk DIR] [--meta DIR] [--no-docs] [--floor PATH]
+
+--floor (make bench passes build/bench/floor): the tmpfs and disk jobs run bench/floor.c
+third in each round, the same I/O with no statistics, so the notes say how much of each
+tool's CPU per I/O is the kernel's and the engine's floor and how much is its own.
 
 The default is the quick mode (about 5-10 minutes on a 2-core machine): 3 pairs, metadata
 jobs of 20,000 files, threads 1, 4, 16, 64, 256. --full: 5 pairs, 100,000 files (fio alone
@@ -81,17 +85,22 @@ class Bench:
     def prog(self, tool):
         return self.args.iobench if tool == 'iobench' else self.args.fio
 
-    def pairs(self, name, job, metrics, fio_extra=(), before=None, n=None):
+    def pairs(self, name, job, metrics, fio_extra=(), before=None, n=None, floor=None):
         """Alternate iobench and fio on job (fio options); per-tool medians of each metric
-        (a function of the run record). before(tool): called before each run (fresh files)."""
-        res = {t: {m: [] for m in metrics} for t in ('iobench', 'fio')}
+        (a function of the run record). before(tool): called before each run (fresh files).
+        floor: bench/floor's arguments for the same job, run third in each round (A B C)."""
+        tools = ('iobench', 'fio') + (('floor',) if floor and self.args.floor else ())
+        res = {t: {m: [] for m in metrics} for t in tools}
         n = n or self.args.pairs
         for i in range(n):
-            for tool in ('iobench', 'fio'):
+            for tool in tools:
                 if before:
                     before(tool)
                 extra = list(fio_extra) if tool == 'fio' else []
-                r = run_timed([self.prog(tool)] + job + extra + ['--output-format=json'])
+                if tool == 'floor':
+                    r = run_timed([self.args.floor] + floor)
+                else:
+                    r = run_timed([self.prog(tool)] + job + extra + ['--output-format=json'])
                 for m, f in metrics.items():
                     res[tool][m].append(f(r))
             print('  %s: pair %d/%d done' % (name, i + 1, n), file=sys.stderr, flush=True)
@@ -104,6 +113,17 @@ class Bench:
         self.rows.append((name, metric, fmt % a, fmt % b, '%.2fx' % ratio, '%s %.2fx' % (op, goal), ok))
         print('| %s | %s | %s | %s | %.2fx | %s %.2fx | %s |' % (name, metric, fmt % a, fmt % b, ratio, op, goal,
                                                                'met' if ok else 'NOT met'), flush=True)
+
+    def floor_note(self, name, med, metric):
+        """What bench/floor (no statistics, one submission per I/O) costs on the job, against
+        fio, and iobench's own part above it."""
+        if 'floor' not in med:
+            return
+        f, i, o = med['floor'][metric] * 1e9, med['iobench'][metric] * 1e9, med['fio'][metric] * 1e9
+        self.notes.append('%s: the floor (bench/floor.c, the same I/O with no statistics) %.0f ns %s, %.2fx fio\'s '
+                          '%.0f ns; iobench %.0f ns, %.0f ns above the floor, fio %.0f ns above it; floor IOPS %.3g'
+                          % (name, f, metric, f / o if o else 0, o, i, i - f, o - f, med['floor']['iops']))
+        print('  ' + self.notes[-1], file=sys.stderr, flush=True)
 
     def solo(self, name, metric, value, op, goal, unit):
         ok = value <= goal if op == '<=' else value < goal if op == '<' else value >= goal
@@ -129,9 +149,10 @@ def b_shm(b):
             job = ['--name=shm', '--filename=' + path, '--ioengine=' + eng, '--direct=1', '--rw=randread',
                    '--bs=4k', '--iodepth=32', '--size=1g', '--time_based', '--runtime=4', '--norandommap']
             med = b.pairs('shm-' + eng, job, {'iops': lambda r: iops(r['doc']), 'usr_s_per_io': usr_per_io,
-                                             'cpu_s_per_io': cpu_per_io})
+                                             'cpu_s_per_io': cpu_per_io}, floor=[eng, path, '32', '4'])
             b.row(name, 'iops', med, '>=', 1.0)
             b.row(name, 'usr_s_per_io', med, '<=', 0.3)
+            b.floor_note(name, med, 'usr_s_per_io')
     finally:
         os.unlink(path)
 
@@ -145,9 +166,11 @@ def b_disk(b):
         name = '3 virtio disk (%s) 4k randread QD32 libaio' % b.args.disk
         job = ['--name=disk', '--filename=' + path, '--ioengine=libaio', '--direct=1', '--rw=randread',
                '--bs=4k', '--iodepth=32', '--size=1g', '--time_based', '--runtime=4', '--norandommap']
-        med = b.pairs('disk', job, {'iops': lambda r: iops(r['doc']), 'cpu_s_per_io': cpu_per_io})
+        med = b.pairs('disk', job, {'iops': lambda r: iops(r['doc']), 'cpu_s_per_io': cpu_per_io},
+                      floor=['libaio', path, '32', '4'])
         b.row(name, 'iops', med, '>=', 0.97)
         b.row(name, 'cpu_s_per_io', med, '<=', 0.6)
+        b.floor_note(name, med, 'cpu_s_per_io')
     finally:
         shutil.rmtree(d)
 
@@ -335,6 +358,7 @@ def main():
     ap.add_argument('--disk', default=os.environ.get('TMPDIR', '/var/tmp'))
     ap.add_argument('--meta', default='/dev/shm')
     ap.add_argument('--no-docs', action='store_true')
+    ap.add_argument('--floor', default='', help='bench/floor built (make bench passes it): a third run per round')
     args = ap.parse_args()
     args.pairs = args.pairs or (5 if args.full else 3)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
