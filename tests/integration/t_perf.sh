@@ -2,7 +2,8 @@
 # Issue 19's new code paths: the file-operation engines on 20,000 files in one directory
 # (the plan's name arena, layout's hash table, the *at() calls), their counts against fio's
 # at 2,000 files, files shared by the jobs of a group laid out once, and the normal
-# format's percentile unit and line width (fio's rule) on a latency spread of ns to ms.
+# format's percentile unit and line width (fio's rule) on a latency spread of ns to ms, and
+# bench/floor.c (make bench's floor program) building clean and doing its I/O.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 H="python3 $TOP/tests/h_engines_local.py"
@@ -114,3 +115,25 @@ sys.exit(0 if len(blocks) == 2 else 1)
 EOF
 check "normal format: percentile unit, width and values per line by fio's rule (3 a line past 6 digits)" \
 	python3 pct_rule.py pct.txt
+
+# ---- bench/floor.c (make bench's third run in each round): builds clean, does the I/O ----
+# shellcheck disable=SC2046 # the library flags are words
+if cc -std=gnu11 -O2 -Wall -Wextra -Werror -o floor "$TOP/bench/floor.c" -laio $(pkg-config --libs liburing) 2>floor.cc; then
+	ok "bench/floor.c builds with -Wall -Wextra -Werror"
+	if direct_ok; then
+		dd if=/dev/zero of=ff bs=1M count=8 2>/dev/null
+		for e in libaio io_uring; do
+			./floor $e ff 8 0.2 >fl.$e.json 2>fl.$e.err
+			check "floor $e: 0.2 s of QD8 O_DIRECT reads, JSON as the tools' (total_ios > 0, iops > 0)" \
+				sh -c "[ \$(jq '.jobs[0].read | .total_ios > 0 and .iops > 0' fl.$e.json) = true ] && [ ! -s fl.$e.err ]"
+		done
+	else
+		skip "floor libaio and io_uring reads" "the test directory takes no O_DIRECT"
+	fi
+	./floor io_uring ff 0 1 >fl.bad 2>fl.bad.err
+	rc=$?
+	check "floor with depth 0: one line on stderr, exit 1, nothing on stdout" \
+		sh -c "[ $rc -eq 1 ] && [ \$(wc -l <fl.bad.err) -eq 1 ] && [ ! -s fl.bad ]"
+else
+	notok "bench/floor.c builds with -Wall -Wextra -Werror: $(head -3 floor.cc)"
+fi
