@@ -99,6 +99,11 @@ struct engine_ctx {
 	/* getevents() puts the I/Os it reaped here, in [0, n): an array of depth entries the
 	 * core owns. */
 	struct io_unit **events;
+	/* getevents() sets it when every I/O it returned had completed before the engine's
+	 * last call into the kernel returned (io_uring under DEFER_TASKRUN: the kernel posts
+	 * completions only inside the reaping thread's own calls, and none was waited for):
+	 * the time the core read after that call is their completion time. */
+	bool events_before_last_call;
 	/* An engine that fails may say why, for the one line the core prints about it
 	 * ("io_uring is blocked here: ..."); empty when it has nothing to add. */
 	char why[256];

@@ -322,6 +322,7 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max,
 {
 	struct uring_data *ud = ctx->priv;
 	unsigned have = uring_harvest(ud, ctx->events, 0, max);
+	ctx->events_before_last_call = ud->deferred && have >= min;
 	while (have < min) {
 		struct io_uring_cqe *cqe;
 		int ret;
