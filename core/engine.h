@@ -76,6 +76,15 @@ enum engine_flags {
 
 struct engine_ctx {
 	void *priv;          /* the engine's own state (init makes it, cleanup frees it) */
+	/* getevents() puts the I/Os it reaped here, in [0, n): an array of depth entries the
+	 * core owns. */
+	struct io_unit **events;
+	/* getevents() sets it when every I/O it returned had completed before the engine's
+	 * last call into the kernel returned (io_uring under DEFER_TASKRUN: the kernel posts
+	 * completions only inside the reaping thread's own calls, and none was waited for):
+	 * the time the core read after that call is their completion time. */
+	bool events_before_last_call;
+	const void *eng_opts; /* the engine's own options (engine_ops.options), resolved */
 	unsigned depth;      /* most I/Os in flight */
 	struct io_unit *units;
 	unsigned nr_units;
@@ -90,20 +99,11 @@ struct engine_ctx {
 				     * fds and file_sizes are NULL for ENGINE_FILE_OP engines */
 	bool files_one_by_one; /* opened and closed in turn while the job runs (opendir reads) */
 	const struct job_opts *opts;
-	const void *eng_opts; /* the engine's own options (engine_ops.options), resolved */
 	unsigned clone;       /* which clone of its job (numjobs) this is, from 0 */
 	const atomic_bool *stop; /* set when the run stops (signal, exitall): end a long wait */
 	/* Clones of jobs whose engines do I/O (no ENGINE_NO_IO) not finished yet, this group's
 	 * and later ones' (cpuio's exit_on_io_done). */
 	const atomic_uint *io_jobs_left;
-	/* getevents() puts the I/Os it reaped here, in [0, n): an array of depth entries the
-	 * core owns. */
-	struct io_unit **events;
-	/* getevents() sets it when every I/O it returned had completed before the engine's
-	 * last call into the kernel returned (io_uring under DEFER_TASKRUN: the kernel posts
-	 * completions only inside the reaping thread's own calls, and none was waited for):
-	 * the time the core read after that call is their completion time. */
-	bool events_before_last_call;
 	/* An engine that fails may say why, for the one line the core prints about it
 	 * ("io_uring is blocked here: ..."); empty when it has nothing to add. */
 	char why[256];

@@ -183,7 +183,6 @@ struct wstate {
 	const struct job_opts *o;
 	const struct tsc_clock *clk; /* the clock of every timestamp (clock_fast_ns) */
 	struct thread_stats *ts;
-	struct engine_ctx eng;
 	/* units: free_units[0..nr_free) are free; pending[0..nr_pending) queued, not submitted */
 	struct io_unit *units;
 	unsigned char *unit_state;  /* enum unit_state, by unit index (asserts) */
@@ -224,21 +223,24 @@ struct wstate {
 	uint64_t last_sample_ns, sample_bytes[DDIR_NR], sample_ios[DDIR_NR];
 	uint64_t next_publish_ns;
 	uint64_t tick_ns;           /* time_check has nothing to do before (0: look now) */
-	struct rusage ru0;
-	struct perflogs *logs;      /* NULL unless the job writes logs */
 	struct offsets off;
 	struct pacing pace;
-	struct verifying ver;
-	struct whole whole;
-	struct trimming trim;
 	enum ddir last_done;        /* of the last I/O that completed (trim_backlog's rule) */
-	struct replaying replay;    /* read_iolog (core/iolog_replay.c) */
-	struct iolog_rec rec;       /* write_iolog (core/iolog_replay.c) */
-	struct env_worker env;      /* core/env.h: priorities, buffers' memory, file locks */
-	struct steady_clone ssc;
+	/* The parts whose flags the loop tests per I/O, then the rest (cold: set-up, rare
+	 * events, the end), so the fields an I/O touches share few cache lines. */
 	struct lat_search lat;      /* lat.depth: the depth the queue is filled to */
-	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
+	struct steady_clone ssc;
+	struct replaying replay;    /* read_iolog (core/iolog_replay.c) */
 	struct wextra x;            /* core/wextra.h: core/options_io.c's options */
+	struct zone_state zone;     /* zone.h, zone_run.c: zonemode */
+	struct trimming trim;
+	struct whole whole;
+	struct verifying ver;
+	struct engine_ctx eng;
+	struct rusage ru0;
+	struct perflogs *logs;      /* NULL unless the job writes logs */
+	struct iolog_rec rec;       /* write_iolog (core/iolog_replay.c) */
+	struct env_worker env;      /* core/env.h: priorities, buffers' memory, file locks (cmdprio first) */
 };
 
 static inline int wf_fd(const struct wstate *s, const struct wfile *f)
