@@ -12,20 +12,30 @@
 #include "core/iolog.h"
 #include "core/zone.h"
 
-/* Nothing is written where the user did not ask: mounted devices, swap. */
+/* Nothing is written where the user did not ask: mounted or held devices, swap, the
+ * backing files of busy loop devices. */
 static int guard_files(const struct job_opts *o, const struct file_plan *plan, bool no_file)
 {
 	if (no_file || o->allow_mounted_write || !job_writes(o))
 		return 0;
-	for (unsigned i = 0; i < plan->nfiles; i++) {
+	struct guard_loops gl;
+	if (guard_loops_read(&gl)) {
+		fprintf(stderr, "iobench: job '%s': cannot allocate the list of loop devices: %s\n", o->name,
+			strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	int ret = 0;
+	for (unsigned i = 0; i < plan->nfiles && !ret; i++) {
 		char why[PATH_MAX + 128];
-		if (guard_check_write(plan->files[i].path, why, sizeof(why))) {
-			fprintf(stderr, "iobench: job '%s': refusing to write to '%s': the device is %s "
-					"(allow_mounted_write=1 overrides)\n", o->name, plan->files[i].path, why);
-			return -EBUSY;
+		if (guard_check_write_with(&gl, plan->files[i].path, why, sizeof(why))) {
+			fprintf(stderr, "iobench: job '%s': refusing to write to '%s': %s%s (allow_mounted_write=1 "
+					"overrides)\n", o->name, plan->files[i].path,
+				strncmp(why, "the backing", 11) ? "the device is " : "it is ", why);
+			ret = -EBUSY;
 		}
 	}
-	return 0;
+	guard_loops_free(&gl);
+	return ret;
 }
 
 static const char *file_kind(mode_t m)
