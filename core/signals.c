@@ -12,11 +12,22 @@
 
 #define REPEAT_WINDOW_NS NS_PER_SEC
 
+/* SIGHUP (a closed terminal or ssh session) stops the run as SIGTERM does, so the results
+ * so far are reported; not where it was ignored when we started (nohup: the user asked the
+ * run to go on). */
+static bool hup_wanted(void)
+{
+	struct sigaction old;
+	return sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN;
+}
+
 static void signal_set(sigset_t *set)
 {
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
+	if (hup_wanted())
+		sigaddset(set, SIGHUP);
 	sigaddset(set, SIGQUIT);
 	sigaddset(set, SIGUSR1);
 	sigaddset(set, SIGUSR2);
