@@ -210,8 +210,10 @@ static int flag_dump_options(const struct flag_call *c)
 		options_print_markdown(c->out);
 	else if (c->val && !strcmp(c->val, "man"))
 		cli_print_man(c->out);
+	else if (c->val && !strcmp(c->val, "tsv"))
+		options_print_tsv(c->out);
 	else {
-		fprintf(stderr, "iobench: --dump-options: markdown or man\n");
+		fprintf(stderr, "iobench: --dump-options: markdown, man or tsv\n");
 		return -EINVAL;
 	}
 	return FLAG_EXIT;
@@ -331,7 +333,7 @@ const struct cli_flag cli_flags[] = {
 	{ "enghelp", NULL, FLAG_OPTIONAL, "ENGINE[,OPTION]", flag_enghelp,
 	  "the engines, one engine's options, or one of them", 0 },
 	{ "dump-options", NULL, FLAG_INLINE, "FMT", flag_dump_options,
-	  "the job options' docs: markdown or man (make docs)", 0 },
+	  "the job options' docs: markdown or man (make docs), or tsv (a row an option, with what it can change)", 0 },
 	{ "sweep", NULL, FLAG_VALUE, "OPT=V1,V2,...", flag_sweep,
 	  "run every combination of the swept values (repeatable)", 0 },
 	{ "plot", NULL, FLAG_VALUE, "FILE.svg", flag_plot,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/files.h"
+#include "core/outfile.h"
 
 void engine_make_parents(const char *path)
 {
@@ -170,6 +171,12 @@ void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx)
 	if (ops->cleanup)
 		ops->cleanup(ctx);
 	ctx->priv = NULL;
+}
+
+int engine_open_output(struct engine_ctx *ctx, const char *path, int oflags, mode_t mode)
+{
+	return outfile_open_raw(path, oflags, mode, ctx->opts->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, ctx->why,
+				sizeof(ctx->why));
 }
 
 const char *engine_file_path(const struct engine_ctx *ctx, unsigned i)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "core/job.h"
@@ -72,6 +73,9 @@ enum engine_flags {
 	/* With ENGINE_NO_FILE: each file is size / nrfiles bytes whatever offset= says (fio's
 	 * rados engine sizes its objects so): the region is what offset= leaves of it. */
 	ENGINE_SIZED_FILES = 1 << 12,
+	/* Changes the files even when it reads (falloc's read allocates blocks) or runs a
+	 * program that may (exec): refused under --readonly. */
+	ENGINE_ALTERS_ON_READ = 1 << 13,
 };
 
 struct engine_ctx {
@@ -222,6 +226,10 @@ void engine_describe(const struct engine_ops *ops, const struct job_opts *o, con
 		     size_t len);
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx);
 void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx);
+/* A file an engine writes besides the job's data (exec's std_redirect files, e4defrag's
+ * donor), opened through the core's door (core/outfile.h: the write guard, unless
+ * allow_mounted_write=1) with O_CLOEXEC added: a descriptor, or -errno with ctx->why. */
+int engine_open_output(struct engine_ctx *ctx, const char *path, int oflags, mode_t mode);
 /* The path of the clone's file i (i < ctx->nr_fds), as planned: the string open_file was given. */
 const char *engine_file_path(const struct engine_ctx *ctx, unsigned i);
 int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,

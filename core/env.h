@@ -129,7 +129,7 @@ int env_enter(struct wstate *s);
 int env_files_opened(struct wstate *s);
 /* exec_prerun, before the I/O; exec_postrun, after it (only if the prerun ran). */
 int env_prerun(struct wstate *s);
-void env_postrun(struct wstate *s);
+int env_postrun(struct wstate *s); /* 0, or -errno when its output file is refused */
 /* Whatever env_enter took (pinned memory). */
 void env_leave(struct wstate *s);
 

@@ -114,7 +114,7 @@ int blktrace_parse(FILE *f, const unsigned char head[4], const char *name, const
  * scaled by scalars[i] percent (100 when not given) and repeated iters[i] times (1). 0, or
  * -errno with one line in err. */
 int blktrace_merge(const char *const *names, unsigned n, const double *scalars, unsigned nscalars,
-		   const double *iters, unsigned niters, const char *out, char *err, size_t errlen);
+		   const double *iters, unsigned niters, const char *out, unsigned flags, char *err, size_t errlen);
 
 /* ---- core/iolog_plan.c: before the run ---- */
 struct job;

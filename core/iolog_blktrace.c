@@ -10,9 +10,11 @@
  * blktrace replay does; its text logs keep their lengths). Each traced device is a file: the
  * block device of that number under /dev, unless replay_redirect names one file for all. */
 #include "core/iolog.h"
+#include "core/outfile.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/blktrace_api.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -309,12 +311,15 @@ static void trace_slots(const struct bt_trace *tr, double scalar, unsigned iters
 		}
 }
 
-static int write_slots(const char *out, const struct bt_slot *slots, size_t n, char *err, size_t errlen)
+static int write_slots(const char *out, const struct bt_slot *slots, size_t n, unsigned flags, char *err,
+		       size_t errlen)
 {
-	FILE *f = fopen(out, "wb");
+	char why[600];
+	FILE *f = outfile_fopen(out, O_TRUNC, flags, why, sizeof(why));
 	if (!f) {
-		snprintf(err, errlen, "merge_blktrace_file: cannot create '%s': %s", out, strerror(errno));
-		return -errno;
+		int e = errno;
+		snprintf(err, errlen, "merge_blktrace_file: cannot create '%s': %s", out, why);
+		return -e;
 	}
 	bool ok = true;
 	for (size_t i = 0; i < n && ok; i++) {
@@ -331,7 +336,7 @@ static int write_slots(const char *out, const struct bt_slot *slots, size_t n, c
 }
 
 int blktrace_merge(const char *const *names, unsigned n, const double *scalars, unsigned nscalars,
-		   const double *iters, unsigned niters, const char *out, char *err, size_t errlen)
+		   const double *iters, unsigned niters, const char *out, unsigned flags, char *err, size_t errlen)
 {
 	struct bt_trace *tr = calloc(n ? n : 1, sizeof(*tr));
 	size_t total = 0, k = 0;
@@ -350,7 +355,7 @@ int blktrace_merge(const char *const *names, unsigned n, const double *scalars, 
 		trace_slots(&tr[i], i < nscalars ? scalars[i] : 100.0, i < niters ? (unsigned)iters[i] : 1, slots, &k);
 	if (!ret) {
 		qsort(slots, total, sizeof(*slots), slot_cmp);
-		ret = write_slots(out, slots, total, err, errlen);
+		ret = write_slots(out, slots, total, flags, err, errlen);
 	}
 	free(slots);
 	traces_free(tr, n);

@@ -15,6 +15,7 @@
 #include "core/engine.h"
 #include "core/files.h"
 #include "core/run.h"
+#include "core/outfile.h"
 
 #define NAMES_MAX 256
 
@@ -48,7 +49,7 @@ static int merge(const struct job_opts *o, char (*names)[PATH_MAX], unsigned *n)
 	for (unsigned i = 0; i < *n; i++)
 		list[i] = names[i];
 	int ret = blktrace_merge(list, *n, o->iolog.scalars, o->iolog.nscalars, o->iolog.iters, o->iolog.niters,
-				 o->iolog.merge_file, err, sizeof(err));
+				 o->iolog.merge_file, o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "iobench: job '%s': %s\n", o->name, err);
 		return ret;
@@ -119,10 +120,11 @@ static int check_write_log(const struct job_opts *o, const struct run_cfg *cfg)
 {
 	if (!o->iolog.write[0] || cfg->parse_only)
 		return 0;
-	int fd = open(o->iolog.write, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	char why[600];
+	int fd = outfile_open_raw(o->iolog.write, O_WRONLY | O_CREAT | O_APPEND, 0644,
+				  o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, why, sizeof(why));
 	if (fd < 0) {
-		fprintf(stderr, "iobench: job '%s': write_iolog: cannot open '%s': %s\n", o->name, o->iolog.write,
-			strerror(errno));
+		fprintf(stderr, "iobench: job '%s': write_iolog: cannot open '%s': %s\n", o->name, o->iolog.write, why);
 		return -errno;
 	}
 	close(fd);
@@ -210,10 +212,12 @@ int iolog_plan(const struct job *job, unsigned clone, bool no_file, struct file_
 static int create_empty(const struct job_opts *o, const char *path)
 {
 	files_make_parents(path);
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	char why[600];
+	int fd = outfile_open_raw(path, O_WRONLY | O_CREAT, 0644, o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, why,
+				  sizeof(why));
 	if (fd < 0) {
-		int err = -errno;
-		fprintf(stderr, "iobench: job '%s': read_iolog: cannot create '%s': %s\n", o->name, path, strerror(-err));
+		int err = fd;
+		fprintf(stderr, "iobench: job '%s': read_iolog: cannot create '%s': %s\n", o->name, path, why);
 		return err;
 	}
 	close(fd);

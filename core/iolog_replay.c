@@ -15,6 +15,7 @@
 
 #include "core/clock.h"
 #include "core/worker_int.h"
+#include "core/outfile.h"
 
 #define REC_BUF (64u << 10)
 #define REC_LINE_MAX (PATH_MAX + 96)
@@ -78,10 +79,12 @@ static int rec_open(struct wstate *s)
 {
 	struct iolog_rec *r = &s->rec;
 	const char *path = s->o->iolog.write;
-	r->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	char why[600];
+	r->fd = outfile_open_raw(path, O_WRONLY | O_CREAT | O_APPEND, 0644,
+				 s->o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, why, sizeof(why));
 	if (r->fd < 0) {
-		int err = -errno;
-		fprintf(stderr, "iobench: job '%s': write_iolog: cannot open '%s': %s\n", s->o->name, path, strerror(-err));
+		int err = r->fd;
+		fprintf(stderr, "iobench: job '%s': write_iolog: cannot open '%s': %s\n", s->o->name, path, why);
 		return err;
 	}
 	if (!(r->buf = malloc(REC_BUF))) {

@@ -22,6 +22,7 @@
 
 #include "core/env.h"
 #include "core/worker_int.h"
+#include "core/outfile.h"
 
 #ifndef F_SET_RW_HINT
 #define F_SET_RW_HINT 1036
@@ -215,15 +216,22 @@ int env_files_opened(struct wstate *s)
 	return 0;
 }
 
-/* sh -c CMD, its output and errors in JOBNAME.WHAT.txt; its exit status, or -errno. */
-static int run_command(const struct wstate *s, const char *cmd, const char *what, char *out, size_t outlen)
+/* sh -c CMD, its output and errors in JOBNAME.WHAT.txt (opened through the door: why says
+ * why not); its exit status, or -errno. */
+static int run_command(const struct wstate *s, const char *cmd, const char *what, char *out, size_t outlen,
+		       char *why, size_t whylen)
 {
 	snprintf(out, outlen, "%s.%s.txt", s->o->name, what);
+	int fd = outfile_open_raw(out, O_WRONLY | O_CREAT | O_TRUNC, 0666,
+				  s->o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, why, whylen);
+	if (fd < 0)
+		return fd;
+	why[0] = '\0';
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	posix_spawn_file_actions_adddup2(&fa, fd, 1);
+	posix_spawn_file_actions_adddup2(&fa, fd, 2);
 	posix_spawnattr_init(&at);
 	sigset_t none, dfl;
 	sigemptyset(&none);
@@ -237,6 +245,7 @@ static int run_command(const struct wstate *s, const char *cmd, const char *what
 	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
 	pid_t pid;
 	int err = posix_spawn(&pid, "/bin/sh", &fa, &at, argv, environ);
+	close(fd);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	if (err)
@@ -253,8 +262,12 @@ int env_prerun(struct wstate *s)
 	const char *cmd = s->o->env.exec_prerun;
 	if (!cmd[0])
 		return 0;
-	char out[PATH_MAX];
-	int st = run_command(s, cmd, "prerun", out, sizeof(out));
+	char out[PATH_MAX], why[600];
+	int st = run_command(s, cmd, "prerun", out, sizeof(out), why, sizeof(why));
+	if (st < 0 && why[0]) {
+		fprintf(stderr, "iobench: job '%s': exec_prerun: cannot write '%s': %s\n", s->o->name, out, why);
+		return st;
+	}
 	if (st < 0)
 		return fail(s, "exec_prerun", -st, "cannot run '%s'", cmd);
 	if (st) {
@@ -268,16 +281,21 @@ int env_prerun(struct wstate *s)
 }
 
 /* After the job, as fio: only when its prerun (if any) went well. A failure is a note. */
-void env_postrun(struct wstate *s)
+int env_postrun(struct wstate *s)
 {
 	const char *cmd = s->o->env.exec_postrun;
 	if (!cmd[0])
-		return;
-	char out[PATH_MAX];
-	int st = run_command(s, cmd, "postrun", out, sizeof(out));
+		return 0;
+	char out[PATH_MAX], why[600];
+	int st = run_command(s, cmd, "postrun", out, sizeof(out), why, sizeof(why));
+	if (st < 0 && why[0]) { /* refused by the door: an error, as a log that cannot be written */
+		fprintf(stderr, "iobench: job '%s': exec_postrun: cannot write '%s': %s\n", s->o->name, out, why);
+		return st;
+	}
 	if (st < 0)
 		fail(s, "exec_postrun", -st, "cannot run '%s'", cmd);
 	else if (st)
 		fprintf(stderr, "iobench: job '%s': note: exec_postrun: '%s' exited with status %d (its output: %s)\n",
 			s->o->name, cmd, st, out);
+	return 0;
 }

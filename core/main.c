@@ -156,10 +156,11 @@ static void collect_point(struct sweep_collect *col, const struct sweep_point *s
 }
 
 /* --plot: written beside its place and renamed in when complete. 0, or 1 after a line. */
-static int write_plot(const char *path, const struct sweep_plot *sp, const struct run_results *r)
+static int write_plot(const struct run_cfg *cfg, const struct sweep_plot *sp, const struct run_results *r)
 {
+	const char *path = cfg->plot_path;
 	struct outfile of;
-	int ret = outfile_open(&of, path);
+	int ret = outfile_open(&of, path, run_cfg_outfile_flags(cfg));
 	if (!ret) {
 		if (sp)
 			plot_sweep_svg(of.f, sp);
@@ -168,7 +169,7 @@ static int write_plot(const char *path, const struct sweep_plot *sp, const struc
 		ret = outfile_close(&of, true);
 	}
 	if (ret)
-		fprintf(stderr, "iobench: --plot: cannot write '%s': %s\n", path, strerror(-ret));
+		fprintf(stderr, "iobench: --plot: cannot write '%s': %s\n", path, outfile_strerror(&of, ret));
 	return ret ? 1 : 0;
 }
 
@@ -227,7 +228,7 @@ static int report_run(const struct run_cfg *cfg, FILE *out, const struct sweep_p
 					 (const char *const *)cfg->sweep_names, sp->values);
 	}
 	if (!sp && cfg->plot_path)
-		rep_err |= write_plot(cfg->plot_path, NULL, &rc->results);
+		rep_err |= write_plot(cfg, NULL, &rc->results);
 	if (cfg->formats == FMT_HTML) {
 		if (!sp) { /* a sweep's page comes at its end */
 			html_begin(out, cmdline);
@@ -394,7 +395,7 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, struct 
 	}
 	if (col->csvf)
 		fclose(col->csvf);
-	if (first->plot_path && col->plot.ns && write_plot(first->plot_path, &col->plot, NULL) && !worst)
+	if (first->plot_path && col->plot.ns && write_plot(first, &col->plot, NULL) && !worst)
 		worst = 1;
 	if (first->formats == FMT_HTML && col->plot.ns) {
 		html_begin(out, cmdline);
@@ -434,9 +435,9 @@ static int open_report(struct run_cfg *cfg, struct outfile *of, bool stdout_clos
 	if (cluster_rank(cfg->cluster) != 0) {
 		cfg->output_path = NULL;
 		what = "/dev/null";
-		ret = outfile_open(of, what);
+		ret = outfile_open(of, what, 0);
 	} else if (cfg->output_path && !cfg->parse_only) {
-		ret = outfile_open(of, cfg->output_path);
+		ret = outfile_open(of, cfg->output_path, run_cfg_outfile_flags(cfg));
 	} else {
 		if (stdout_closed && !cfg->parse_only) {
 			fprintf(stderr, "iobench: stdout is closed: nowhere to write the report (--output=FILE)\n");
@@ -446,7 +447,7 @@ static int open_report(struct run_cfg *cfg, struct outfile *of, bool stdout_clos
 		ret = outfile_open_fd(of, STDOUT_FILENO);
 	}
 	if (ret)
-		fprintf(stderr, "iobench: --output: cannot open '%s': %s\n", what, strerror(-ret));
+		fprintf(stderr, "iobench: --output: cannot open '%s': %s\n", what, outfile_strerror(of, ret));
 	return ret ? 1 : 0;
 }
 
@@ -478,15 +479,36 @@ static int calibrate_only(void)
 }
 
 /* --merge, --compare, --showcmd: no run. Returns the exit status, or -1 to go on. */
+/* --merge and --compare: their document on stdout, or in --output (through the door,
+ * kept only when made). The exit status. */
+static int merge_or_compare(const struct run_cfg *cfg)
+{
+	struct outfile of;
+	int ret = cfg->output_path ? outfile_open(&of, cfg->output_path, run_cfg_outfile_flags(cfg)) : 0;
+	if (ret) {
+		fprintf(stderr, "iobench: --output: cannot open '%s': %s\n", cfg->output_path, outfile_strerror(&of, ret));
+		return 1;
+	}
+	FILE *out = cfg->output_path ? of.f : stdout;
+	int status;
+	if (cfg->nmerge) {
+		status = report_merge(out, cfg->merge, cfg->nmerge) ? 1 : 0;
+	} else { /* exit 0: fine, 2: a regression past the threshold, 1: bad input */
+		int r = report_compare(out, cfg->compare[0], cfg->compare[1],
+				       (cfg->formats & (FMT_JSON | FMT_JSON_PLUS)) != 0, cfg->compare_threshold);
+		status = r < 0 ? 1 : r ? 2 : 0;
+	}
+	if (cfg->output_path && (ret = outfile_close(&of, status != 1))) {
+		fprintf(stderr, "iobench: --output: '%s': cannot write the report: %s\n", cfg->output_path, strerror(-ret));
+		return 1;
+	}
+	return status;
+}
+
 static int other_modes(struct run_cfg *cfg)
 {
-	if (cfg->nmerge)
-		return report_merge(stdout, cfg->merge, cfg->nmerge) ? 1 : 0;
-	if (cfg->compare[0]) { /* exit 0: fine, 2: a regression past the threshold, 1: bad input */
-		int r = report_compare(stdout, cfg->compare[0], cfg->compare[1],
-				       (cfg->formats & (FMT_JSON | FMT_JSON_PLUS)) != 0, cfg->compare_threshold);
-		return r < 0 ? 1 : r ? 2 : 0;
-	}
+	if (cfg->nmerge || cfg->compare[0])
+		return merge_or_compare(cfg);
 	if (cfg->showcmd) {
 		cli_print_showcmd(stdout, cfg);
 		return 0;
@@ -545,6 +567,12 @@ static int iobench_main(int argc, char **argv, const struct cluster *cl)
 	status = open_report(&cfg, &of, stdout_closed);
 	if (status)
 		goto out_cfg;
+	char why[600];
+	if (cfg.plot_path && !cfg.parse_only && outfile_guard(cfg.plot_path, run_cfg_outfile_flags(&cfg), why, sizeof(why))) {
+		fprintf(stderr, "iobench: --plot: cannot write '%s': %s\n", cfg.plot_path, why);
+		status = close_report(&cfg, &of, false, 1);
+		goto out_cfg;
+	}
 	char *cmdline = command_line(argc, argv);
 	bool reported = false;
 	if (cfg.nsweeps && !cfg.parse_only) {

@@ -207,13 +207,13 @@ int monitor_write_agg_logs(const struct run_ctx *rc)
 	int bad = 0;
 	for (int d = 0; d < DDIR_NR; d++) {
 		struct outfile of;
-		int ret = outfile_open(&of, names[d]);
+		int ret = outfile_open(&of, names[d], run_cfg_outfile_flags(rc->cfg));
 		for (size_t i = 0; !ret && i < m->nagg; i++)
 			fprintf(of.f, "%" PRIu64 ", %" PRIu64 ", %d, 0, 0\n", m->agg[i].t_ms, m->agg[i].kib_s[d], d);
 		if (!ret)
 			ret = outfile_close(&of, true);
 		if (ret) {
-			fprintf(stderr, "iobench: --bandwidth-log: cannot write '%s': %s\n", names[d], strerror(-ret));
+			fprintf(stderr, "iobench: --bandwidth-log: cannot write '%s': %s\n", names[d], outfile_strerror(&of, ret));
 			bad = 1;
 		}
 	}
@@ -243,7 +243,7 @@ static int write_states(const struct run_ctx *rc)
 		safe_name(name, sizeof(name), job);
 		snprintf(path, sizeof(path), "%s/local-%s-%u-verify.state", dir, name, c->clone);
 		struct outfile of;
-		int ret = outfile_open(&of, path);
+		int ret = outfile_open(&of, path, rc->cfg->jobs[c->job].o.allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0);
 		if (!ret) {
 			fprintf(of.f, "# iobench write state at the trigger: what the clone had completed (at least: the "
 				      "counts are published every 100 ms)\njob=%s\nclone=%u\n", job, c->clone);
@@ -255,7 +255,7 @@ static int write_states(const struct run_ctx *rc)
 			ret = outfile_close(&of, true);
 		}
 		if (ret) {
-			fprintf(stderr, "iobench: trigger: cannot write the state file '%s': %s\n", path, strerror(-ret));
+			fprintf(stderr, "iobench: trigger: cannot write the state file '%s': %s\n", path, outfile_strerror(&of, ret));
 			bad = 1;
 		}
 	}

@@ -19,14 +19,14 @@
 #define C_LOG "Logs"
 #define C_NOT "fio options iobench does not carry out yet"
 
-#define STR(n, f, d, c, h) { .name = n, .type = OPT_STR, .offset = OFF(f), .size = SZ(f), .def = d, .category = c, .help = h }
-#define BOOL(n, f, d, c, h) { .name = n, .type = OPT_BOOL, .offset = OFF(f), .def = d, .category = c, .help = h }
+#define STR(n, f, d, c, h, ...) { .name = n, .type = OPT_STR, .offset = OFF(f), .size = SZ(f), .def = d, .category = c, .help = h, __VA_ARGS__ }
+#define BOOL(n, f, d, c, h, ...) { .name = n, .type = OPT_BOOL, .offset = OFF(f), .def = d, .category = c, .help = h, __VA_ARGS__ }
 #define UINT(n, f, d, lo, hi, c, h) { .name = n, .type = OPT_UINT, .offset = OFF(f), .def = d, .min = lo, .max = hi, .category = c, .help = h }
 #define U64(n, f, d, lo, hi, c, h) { .name = n, .type = OPT_U64, .offset = OFF(f), .def = d, .min = lo, .max = hi, .category = c, .help = h }
 #define SIZE(n, f, d, c, h) { .name = n, .type = OPT_SIZE, .offset = OFF(f), .def = d, .category = c, .help = h }
 #define TIME(n, f, d, u, c, h) { .name = n, .type = OPT_TIME, .offset = OFF(f), .def = d, .unit = u, .category = c, .help = h }
-#define CHOICE(n, f, list, d, c, h) { .name = n, .type = OPT_CHOICE, .offset = OFF(f), .choices = list, .def = d, .category = c, .help = h }
-#define FUNC(n, f, fn, d, syn, c, h) { .name = n, .type = OPT_FUNC, .offset = OFF(f), .size = SZ(f), .parse = fn, .def = d, .syntax = syn, .category = c, .help = h }
+#define CHOICE(n, f, list, d, c, h, ...) { .name = n, .type = OPT_CHOICE, .offset = OFF(f), .choices = list, .def = d, .category = c, .help = h, __VA_ARGS__ }
+#define FUNC(n, f, fn, d, syn, c, h, ...) { .name = n, .type = OPT_FUNC, .offset = OFF(f), .size = SZ(f), .parse = fn, .def = d, .syntax = syn, .category = c, .help = h, __VA_ARGS__ }
 #define NOT(n, h) { .name = n, .type = OPT_UNSUPPORTED, .category = C_NOT, .help = h }
 #define NOOP(n, c, h) { .name = n, .type = OPT_NOOP, .category = c, .help = h }
 #define SEC 1000000ULL
@@ -123,9 +123,9 @@ const struct option_def option_table[] = {
 	STR("opendir", opendir, NULL, C_FILE, "Use every regular file below this directory"),
 	{ .name = "size", .type = OPT_FUNC, .offset = OFF(size), .parse = zone_parse_size,
 	  .syntax = "size, N% of the files' size, or Nz (zones)", .category = C_FILE,
-	  .help = "Region of each clone's files, and the I/O it does (default: the files' size)" },
+	  .help = "Region of each clone's files, and the I/O it does (default: the files' size)", .effects = OPT_EFFECT_CHANGES },
 	FUNC("filesize", filesize_lo, opt_parse_filesize, NULL, "size or size range (lo-hi)", C_FILE,
-	     "Size of each file; a range picks a random size per file"),
+	     "Size of each file; a range picks a random size per file", .effects = OPT_EFFECT_CHANGES),
 	{ .name = "io_size", .alias = "io_limit", .type = OPT_FUNC, .offset = OFF(io_size), .parse = zone_parse_size,
 	  .syntax = "size, or Nz (zones)", .category = C_FILE,
 	  .help = "Bytes of I/O to do, independent of the region size" },
@@ -136,23 +136,23 @@ const struct option_def option_table[] = {
 	  .help = "Added to offset once per clone number (disjoint regions per clone)" },
 	U64("number_ios", number_ios, NULL, 0, INT64_MAX, C_FILE, "Stop after this many I/Os"),
 	{ .name = "nrfiles", .alias = "nr_files", .type = OPT_UINT, .offset = OFF(nrfiles), .def = "1",
-	  .min = 1, .max = 1 << 20, .category = C_FILE, .help = "Number of files per clone; size is divided among them" },
+	  .min = 1, .max = 1 << 20, .category = C_FILE, .help = "Number of files per clone; size is divided among them", .effects = OPT_EFFECT_CHANGES },
 	FUNC("file_service_type", file_service, opt_parse_file_service, "roundrobin",
 	     "roundrobin|sequential|random[:N]", C_FILE, "How the next file is chosen (N I/Os per file)"),
 	UINT("openfiles", openfiles, NULL, 0, 1 << 20, C_FILE,
 	     "Accepted: iobench keeps every file of a clone open"),
-	BOOL("unlink", unlink, "0", C_FILE, "Remove the job's files when the job is done"),
-	BOOL("create_on_open", create_on_open, "0", C_FILE, "Create files when first opened, not before"),
-	BOOL("allow_file_create", allow_file_create, "1", C_FILE, "May create files that do not exist"),
-	CHOICE("fallocate", fallocate, fallocate_choices, "native", C_FILE, "How new files are allocated"),
+	BOOL("unlink", unlink, "0", C_FILE, "Remove the job's files when the job is done", .effects = OPT_EFFECT_CHANGES),
+	BOOL("create_on_open", create_on_open, "0", C_FILE, "Create files when first opened, not before", .effects = OPT_EFFECT_CHANGES),
+	BOOL("allow_file_create", allow_file_create, "1", C_FILE, "May create files that do not exist", .effects = OPT_EFFECT_CHANGES),
+	CHOICE("fallocate", fallocate, fallocate_choices, "native", C_FILE, "How new files are allocated", .effects = OPT_EFFECT_CHANGES),
 	BOOL("overwrite", overwrite, "0", C_FILE,
-	     "A writing job's files are first laid out with data, so that writes overwrite it"),
+	     "A writing job's files are first laid out with data, so that writes overwrite it", .effects = OPT_EFFECT_CHANGES),
 	NOOP("dir", C_FILE, "Accepted and ignored, as fio does: an option of fio's tiobench profile, "
 	     "not the job's directory (that is directory=)"),
 
 	{ .name = "rw", .alias = "readwrite", .type = OPT_FUNC, .offset = OFF(rw), .parse = opt_parse_rw,
 	  .def = "read", .syntax = "read|write|trim|randread|randwrite|randtrim|rw|randrw|trimwrite|randtrimwrite[:N]", .category = C_PAT,
-	  .help = "I/O pattern, with an optional offset modifier :N" },
+	  .help = "I/O pattern, with an optional offset modifier :N", .effects = OPT_EFFECT_CHANGES },
 	CHOICE("rw_sequencer", rw_sequencer, sequencer_choices, "sequential", C_PAT,
 	       "What rw=mode:N does: N sequential I/Os, or the same offset N times"),
 	UINT("rwmixread", rwmixread, "50", 0, 100, C_PAT, "Percentage of a mixed workload that is reads"),
@@ -237,7 +237,7 @@ const struct option_def option_table[] = {
 	CHOICE("continue_on_error", continue_on_error, continue_choices, "none", C_GRP,
 	       "Errors to count and go on after"),
 
-	STR("ioengine", ioengine, "psync", C_ENG, "I/O engine (iobench --enghelp lists them, and their options)"),
+	STR("ioengine", ioengine, "psync", C_ENG, "I/O engine (iobench --enghelp lists them, and their options)", .effects = OPT_EFFECT_CHANGES),
 	UINT("iodepth", iodepth, "1", 1, 65536, C_ENG, "Number of I/Os to keep in flight"),
 	{ .name = "iodepth_batch", .alias = "iodepth_batch_submit", .type = OPT_UINT,
 	  .offset = OFF(iodepth_batch_submit), .def = "1", .min = 0, .max = 65536, .category = C_ENG,
@@ -262,7 +262,7 @@ const struct option_def option_table[] = {
 	       "Share cpus_allowed among clones, or give each its own CPU"),
 	BOOL("readonly", readonly, "0", C_UNIT, "Refuse to run any job that writes"),
 	BOOL("allow_mounted_write", allow_mounted_write, "0", C_UNIT,
-	     "Allow writes to a mounted block device"),
+	     "Allow writes to a mounted block device", .effects = OPT_EFFECT_CHANGES),
 	CHOICE("unified_rw_reporting", unified, unified_choices, "none", C_REP,
 	       "Report reads, writes and trims apart, summed (mixed), or both"),
 	FUNC("percentile_list", pct_list, opt_parse_percentiles, NULL, "float:float:... (up to 20)", C_REP,
@@ -279,13 +279,13 @@ const struct option_def option_table[] = {
 	BOOL("gtod_reduce", gtod_reduce, "0", C_REP, "Measure no latencies, take fewer clock readings"),
 	BOOL("disk_util", disk_util, "1", C_REP, "Report the utilization of the disks behind the job's files"),
 	FUNC("write_bw_log", bw_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
-	     "Bandwidth log: PREFIX_bw.N.log"),
+	     "Bandwidth log: PREFIX_bw.N.log", .effects = OPT_EFFECT_OUTPUT),
 	FUNC("write_iops_log", iops_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
-	     "IOPS log: PREFIX_iops.N.log"),
+	     "IOPS log: PREFIX_iops.N.log", .effects = OPT_EFFECT_OUTPUT),
 	FUNC("write_lat_log", lat_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
-	     "Latency logs: PREFIX_slat.N.log, PREFIX_clat.N.log, PREFIX_lat.N.log"),
+	     "Latency logs: PREFIX_slat.N.log, PREFIX_clat.N.log, PREFIX_lat.N.log", .effects = OPT_EFFECT_OUTPUT),
 	FUNC("write_hist_log", hist_log, opt_parse_logname, NULL, "file name prefix (bare: the job's name)", C_LOG,
-	     "Completion latency histogram log: PREFIX_clat_hist.N.log"),
+	     "Completion latency histogram log: PREFIX_clat_hist.N.log", .effects = OPT_EFFECT_OUTPUT),
 	U64("log_avg_msec", log_avg_msec, NULL, 0, INT64_MAX, C_LOG, "Average log entries over this many ms (0: every I/O)"),
 	U64("log_hist_msec", log_hist_msec, NULL, 0, INT64_MAX, C_LOG, "Histogram log interval in ms (default 1000)"),
 	BOOL("log_offset", log_offset, "0", C_LOG, "Add each I/O's offset to the logs"),

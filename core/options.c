@@ -378,6 +378,30 @@ void options_print_markdown(FILE *out)
 	}
 }
 
+/* One row of --dump-options=tsv: scope, name, type, default, choices, effects, syntax. */
+static void tsv_row(FILE *out, const char *scope, const struct option_def *d)
+{
+	char words[512] = "";
+	for (const struct choice *c = d->choices; c && c->word; c++)
+		snprintf(words + strlen(words), sizeof(words) - strlen(words), "%s%s", words[0] ? "," : "", c->word);
+	fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s%s%s\t%s\n", scope, d->name, type_text(d), d->def ? d->def : "", words,
+		d->effects & OPT_EFFECT_OUTPUT ? "output" : "",
+		(d->effects & OPT_EFFECT_OUTPUT) && (d->effects & OPT_EFFECT_CHANGES) ? "," : "",
+		d->effects & OPT_EFFECT_CHANGES ? "changes" : "", d->syntax ? d->syntax : "");
+}
+
+void options_print_tsv(FILE *out)
+{
+	fprintf(out, "scope\tname\ttype\tdefault\tchoices\teffects\tsyntax\n");
+	struct option_iter it;
+	FOR_EACH_CORE_OPTION(it, d)
+		tsv_row(out, "core", d);
+	const struct engine_ops *e;
+	for (size_t i = 0; (e = engine_by_index(i)); i++)
+		for (const struct option_def *d = e->options; d && d->name; d++)
+			tsv_row(out, e->name, d);
+}
+
 void options_print_man_jobs(FILE *out)
 {
 	char words[512];

@@ -23,6 +23,15 @@ enum opt_type {
 	OPT_NOOP,        /* fio's, accepted; has no effect in iobench (docs say why) */
 };
 
+/* What an option can do to files outside the run's reports (struct option_def.effects;
+ * --dump-options=tsv lists them; tests/integration/t_guards_out.sh and t_readonly_all.sh
+ * walk them). */
+enum {
+	OPT_EFFECT_OUTPUT = 1,  /* names or makes a file iobench writes (a log, a state, a dump): core/outfile.h's door */
+	OPT_EFFECT_CHANGES = 2, /* can create, write, extend, truncate, trim or remove the job's files: refused or
+				   harmless under --readonly */
+};
+
 /* One word an OPT_CHOICE option takes, and what it stands for. */
 struct choice {
 	const char *word;
@@ -50,6 +59,7 @@ struct option_def {
 	const char *category;
 	const char *syntax;  /* how the value is written, for --cmdhelp (default: from the type) */
 	const char *help;
+	unsigned effects;    /* OPT_EFFECT_*: what the option can do outside the run */
 };
 
 /* The core's tables (listed in core/option_table.c), each ended by { NULL }. */
@@ -99,6 +109,8 @@ int options_print_help(FILE *out, const char *name);
 int options_print_enghelp(FILE *out, const char *arg);
 /* docs/options.md and the man page's OPTIONS section. */
 void options_print_markdown(FILE *out);
+/* Every row, core's then engines', one a line, tab-separated (tests walk the tables with it). */
+void options_print_tsv(FILE *out);
 /* The man page's JOB OPTIONS entries (core/cli.c writes the page around them). */
 void options_print_man_jobs(FILE *out);
 

@@ -299,10 +299,10 @@ static const struct choice write_hint_choices[] = {
 	{ NULL, 0, NULL },
 };
 
-#define STR(n, f, h)                                                                                                   \
+#define STR(n, f, h, ...)                                                                                                   \
 	{                                                                                                              \
 		.name = n, .type = OPT_STR, .offset = OFF(f), .size = SZ(f), .category = C_ENV, .help = h              \
-	}
+, __VA_ARGS__ }
 #define FUNC(n, f, fn, lo, hi, syn, h)                                                                                 \
 	{                                                                                                              \
 		.name = n, .type = OPT_FUNC, .offset = OFF(f), .size = SZ(f), .parse = fn, .min = lo, .max = hi,       \
@@ -315,8 +315,8 @@ static const struct choice write_hint_choices[] = {
 	}
 
 const struct option_def options_env[] = {
-	STR("exec_prerun", exec_prerun, "Run this shell command before the job (output: JOBNAME.prerun.txt)"),
-	STR("exec_postrun", exec_postrun, "Run this shell command after the job (output: JOBNAME.postrun.txt)"),
+	STR("exec_prerun", exec_prerun, "Run this shell command before the job (output: JOBNAME.prerun.txt)", .effects = OPT_EFFECT_OUTPUT | OPT_EFFECT_CHANGES),
+	STR("exec_postrun", exec_postrun, "Run this shell command after the job (output: JOBNAME.postrun.txt)", .effects = OPT_EFFECT_OUTPUT | OPT_EFFECT_CHANGES),
 	FUNC("uid", uid, env_parse_uid, 0, 0, "user id or name", "Run the job's thread as this user"),
 	FUNC("gid", gid, env_parse_gid, 0, 0, "group id or name", "Run the job's thread with this group"),
 	{ .name = "nice",
@@ -378,7 +378,7 @@ const struct option_def options_env[] = {
 	  .def = "malloc",
 	  .syntax = "malloc|shm|shmhuge|mmap[:FILE]|mmaphuge[:FILE]|mmapshared[:FILE]",
 	  .category = C_ENV,
-	  .help = "Memory of the I/O buffers" },
+	  .help = "Memory of the I/O buffers", .effects = OPT_EFFECT_CHANGES },
 	{ .name = "iomem_align",
 	  .alias = "mem_align",
 	  .type = OPT_SIZE,

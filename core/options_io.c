@@ -22,11 +22,11 @@
 #define C_LOG "Logs"
 #define FIELD(o, d, type) ((type *)((char *)(o) + (d)->offset))
 
-#define BOOL(n, f, d, c, h) { .name = n, .type = OPT_BOOL, .offset = OFF(f), .def = d, .category = c, .help = h }
+#define BOOL(n, f, d, c, h, ...) { .name = n, .type = OPT_BOOL, .offset = OFF(f), .def = d, .category = c, .help = h, __VA_ARGS__ }
 #define UINT(n, f, d, lo, hi, c, h) \
 	{ .name = n, .type = OPT_UINT, .offset = OFF(f), .def = d, .min = lo, .max = hi, .category = c, .help = h }
-#define U64(n, f, d, lo, hi, c, h) \
-	{ .name = n, .type = OPT_U64, .offset = OFF(f), .def = d, .min = lo, .max = hi, .category = c, .help = h }
+#define U64(n, f, d, lo, hi, c, h, ...) \
+	{ .name = n, .type = OPT_U64, .offset = OFF(f), .def = d, .min = lo, .max = hi, .category = c, .help = h, __VA_ARGS__ }
 #define CHOICE(n, f, list, d, c, h) \
 	{ .name = n, .type = OPT_CHOICE, .offset = OFF(f), .choices = list, .def = d, .category = c, .help = h }
 #define FUNC(n, f, fn, syn, c, h) \
@@ -257,16 +257,16 @@ const struct option_def options_io[] = {
 	BOOL("error_dump", error_dump, "0", C_ERR, "Print every I/O error, also those the job goes on after"),
 	CHOICE("exit_what", exit_what, exit_what_choices, "group", C_ERR, "What exitall stops"),
 	{ .name = "fill_device", .alias = "fill_fs", .type = OPT_BOOL, .offset = OFF(fill_device), .def = "0",
-	  .category = C_FILE, .help = "Write until the filesystem is full (ENOSPC or EDQUOT ends the job, no error)" },
+	  .category = C_FILE, .help = "Write until the filesystem is full (ENOSPC or EDQUOT ends the job, no error)", .effects = OPT_EFFECT_CHANGES },
 	BOOL("pre_read", pre_read, "0", C_FILE, "Read the files' regions into the page cache first (turns invalidate off)"),
 	BOOL("create_fsync", create_fsync, "1", C_FILE, "fsync(2) each file after laying it out"),
-	BOOL("create_only", create_only, "0", C_FILE, "Only lay out the files; do no I/O"),
-	BOOL("file_append", file_append, "0", C_FILE, "Do the I/O after the end of each file (offset= its size)"),
-	BOOL("unlink_each_loop", unlink_each_loop, "0", C_FILE, "Remove the job's files after each loop"),
+	BOOL("create_only", create_only, "0", C_FILE, "Only lay out the files; do no I/O", .effects = OPT_EFFECT_CHANGES),
+	BOOL("file_append", file_append, "0", C_FILE, "Do the I/O after the end of each file (offset= its size)", .effects = OPT_EFFECT_CHANGES),
+	BOOL("unlink_each_loop", unlink_each_loop, "0", C_FILE, "Remove the job's files after each loop", .effects = OPT_EFFECT_CHANGES),
 	FUNC("sync_file_range", sfr_flags, opt_io_sfr, "wait_before,write,wait_after[:N]", C_SYNC,
 	     "sync_file_range(2) the range of the last N writes before the next write"),
 	U64("write_barrier", write_barrier, "0", 0, INT64_MAX, C_SYNC,
-	    "Mark every N-th write a barrier (only fio's sg engine acts on it: no engine here does)"),
+	    "Mark every N-th write a barrier (only fio's sg engine acts on it: no engine here does)", .effects = OPT_EFFECT_CHANGES),
 	UINT("flow", flow, "0", 0, 1000, C_TIME, "Weight of this job in token-based flow control with its flow_id"),
 	UINT("flow_id", flow_id, "0", 0, INT32_MAX, C_TIME, "The flow this job shares with others (default: 0)"),
 	UINT("flow_sleep", flow_sleep_us, "0", 0, INT32_MAX, C_TIME,

@@ -13,7 +13,7 @@
 #define OFF(f) offsetof(struct job_opts, f)
 #define SZ(f) sizeof(((struct job_opts *)0)->f)
 #define C_REPLAY "I/O replay"
-#define STR(n, f, h) { .name = n, .type = OPT_STR, .offset = OFF(f), .size = SZ(f), .category = C_REPLAY, .help = h }
+#define STR(n, f, h, ...) { .name = n, .type = OPT_STR, .offset = OFF(f), .size = SZ(f), .category = C_REPLAY, .help = h, __VA_ARGS__ }
 #define BOOL(n, f, d, h) { .name = n, .type = OPT_BOOL, .offset = OFF(f), .def = d, .category = C_REPLAY, .help = h }
 #define FUNC(n, f, fn, syn, h) { .name = n, .type = OPT_FUNC, .offset = OFF(f), .size = SZ(f), .parse = fn, \
 				 .syntax = syn, .category = C_REPLAY, .help = h }
@@ -99,14 +99,14 @@ static int parse_iters(struct job_opts *o, const struct option_def *d, const cha
 
 const struct option_def options_iolog[] = {
 	STR("write_iolog", iolog.write,
-	    "Record the job's I/O in fio's iolog version 3 (appended to the file, as fio does)"),
+	    "Record the job's I/O in fio's iolog version 3 (appended to the file, as fio does)", .effects = OPT_EFFECT_OUTPUT),
 	STR("read_iolog", iolog.read,
 	    "Replay an iolog (fio's version 2 or 3) or a blktrace file; several joined with ':' go to the "
-	    "clones in turn; '-' is stdin"),
+	    "clones in turn; '-' is stdin", .effects = OPT_EFFECT_CHANGES),
 	BOOL("read_iolog_chunked", iolog.chunked, "0",
 	     "Accepted: iobench reads a log whole before the job starts, so a bad line stops it before any I/O"),
 	STR("merge_blktrace_file", iolog.merge_file,
-	    "Merge read_iolog's blktrace files into this one, in time order, and replay it"),
+	    "Merge read_iolog's blktrace files into this one, in time order, and replay it", .effects = OPT_EFFECT_OUTPUT),
 	FUNC("merge_blktrace_scalars", iolog.scalars, parse_scalars, "percent:percent:...",
 	     "merge_blktrace_file: each trace's times scaled by this percentage (50: twice as fast)"),
 	FUNC("merge_blktrace_iters", iolog.iters, parse_iters, "count:count:...",
@@ -115,7 +115,7 @@ const struct option_def options_iolog[] = {
 	{ .name = "replay_time_scale", .type = OPT_UINT, .offset = OFF(iolog.time_scale), .def = "100", .min = 1,
 	  .max = 1000000, .category = C_REPLAY,
 	  .help = "Replay at this percentage of the log's rate (50: half as fast, 200: twice)" },
-	STR("replay_redirect", iolog.redirect, "Replay every file of the log onto this one file or device"),
+	STR("replay_redirect", iolog.redirect, "Replay every file of the log onto this one file or device", .effects = OPT_EFFECT_CHANGES),
 	FUNC("replay_align", iolog.align, parse_align, "a power of 2",
 	     "Align the log's offsets down to this (blktrace: lengths up, too)"),
 	{ .name = "replay_scale", .type = OPT_U64, .offset = OFF(iolog.scale), .def = "1", .min = 0,

@@ -10,7 +10,7 @@
 
 const struct option_def options_trim[] = {
 	{ .name = "trim_percentage", .type = OPT_UINT, .offset = OFF(percentage), .def = "0", .min = 0, .max = 100,
-	  .category = C_TRIM, .help = "Percentage of the written blocks verify keeps to trim before they are read back (needs verify)" },
+	  .category = C_TRIM, .help = "Percentage of the written blocks verify keeps to trim before they are read back (needs verify)", .effects = OPT_EFFECT_CHANGES },
 	{ .name = "trim_backlog", .type = OPT_U64, .offset = OFF(backlog), .def = "0", .min = 0, .max = INT64_MAX,
 	  .category = C_TRIM,
 	  .help = "Trim chosen blocks each time N written blocks wait to be verified (0: when the writes are done)" },

@@ -8,7 +8,7 @@
 #define OFF(f) offsetof(struct job_opts, f)
 #define SZ(f) sizeof(((struct job_opts *)0)->f)
 #define C_VER "Verify"
-#define BOOL(n, f, d, h) { .name = n, .type = OPT_BOOL, .offset = OFF(f), .def = d, .category = C_VER, .help = h }
+#define BOOL(n, f, d, h, ...) { .name = n, .type = OPT_BOOL, .offset = OFF(f), .def = d, .category = C_VER, .help = h, __VA_ARGS__ }
 #define SIZE(n, f, h) { .name = n, .type = OPT_SIZE, .offset = OFF(f), .category = C_VER, .help = h }
 #define U64(n, f, h) { .name = n, .type = OPT_U64, .offset = OFF(f), .min = 0, .max = INT64_MAX, .category = C_VER, .help = h }
 #define NOOP(n, h) { .name = n, .type = OPT_NOOP, .category = C_VER, .help = h }
@@ -42,20 +42,20 @@ static const struct choice verify_choices[] = {
 
 const struct option_def options_verify[] = {
 	{ .name = "verify", .type = OPT_CHOICE, .offset = OFF(verify), .choices = verify_choices, .def = "0",
-	  .category = C_VER, .help = "Write checksummed data and read it back to check it" },
+	  .category = C_VER, .help = "Write checksummed data and read it back to check it", .effects = OPT_EFFECT_CHANGES },
 	{ .name = "verify_pattern", .type = OPT_FUNC, .offset = OFF(verify_pattern), .size = SZ(verify_pattern),
 	  .parse = opt_parse_pattern, .syntax = "0xHEX | \"text\" | 'file' | number | %o", .category = C_VER,
 	  .help = "Fill written data with this pattern (checked too; verify=pattern checks only it)" },
-	BOOL("do_verify", do_verify, "1", "Run the verify phase after writing"),
-	BOOL("verify_only", verify_only, "0", "Do not write: only verify what an earlier run (iobench or fio) wrote"),
+	BOOL("do_verify", do_verify, "1", "Run the verify phase after writing", .effects = OPT_EFFECT_CHANGES),
+	BOOL("verify_only", verify_only, "0", "Do not write: only verify what an earlier run (iobench or fio) wrote", .effects = OPT_EFFECT_CHANGES),
 	BOOL("verify_fatal", verify_fatal, "0", "Stop at the first block that fails, even with continue_on_error=verify"),
-	BOOL("verify_dump", vopt.dump, "0", "Write a failed block as read and as expected: FILE.OFFSET.received/.expected"),
+	BOOL("verify_dump", vopt.dump, "0", "Write a failed block as read and as expected: FILE.OFFSET.received/.expected", .effects = OPT_EFFECT_OUTPUT),
 	SIZE("verify_interval", verify_interval, "Bytes each header covers (default: the block; the smallest write size when sizes vary)"),
 	SIZE("verify_offset", verify_offset, "Put each header this many bytes into its interval"),
 	U64("verify_backlog", verify_backlog, "Verify after every N writes, not only at the end"),
 	U64("verify_backlog_batch", vopt.backlog_batch, "Blocks read back each time verify_backlog is reached (default: N)"),
 	BOOL("verify_state_save", vopt.state_save, "1",
-	     "At the job's end, save how far its writes got: local-JOB-N-verify.state (fio's format)"),
+	     "At the job's end, save how far its writes got: local-JOB-N-verify.state (fio's format)", .effects = OPT_EFFECT_OUTPUT),
 	BOOL("verify_state_load", vopt.state_load, "0",
 	     "verify_only: check only the writes a saved state (local-JOB-N-verify.state) says were done"),
 	BOOL("experimental_verify", vopt.experimental, "0",

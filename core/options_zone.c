@@ -83,7 +83,7 @@ static const struct choice zonemode_choices[] = {
 
 const struct option_def options_zone[] = {
 	{ .name = "zonemode", .type = OPT_CHOICE, .offset = OFF(zone.mode), .choices = zonemode_choices, .def = "none",
-	  .category = C_ZONE, .help = "How zonesize, zonerange and zoneskip are used" },
+	  .category = C_ZONE, .help = "How zonesize, zonerange and zoneskip are used", .effects = OPT_EFFECT_CHANGES },
 	SIZE("zonerange", range, "strided: the span of one zone (default: zonesize); zbd: ignored"),
 	SIZE("zonesize", size, "strided: bytes done in a zone before the next; zbd: the zone size "
 			       "(required unless the device is zoned)"),

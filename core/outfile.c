@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "core/guard.h"
 
 static ssize_t cookie_write(void *cookie, const char *buf, size_t len)
 {
@@ -43,12 +46,38 @@ static int wrap(struct outfile *o, int fd, bool own)
 int outfile_open_fd(struct outfile *o, int fd)
 {
 	o->path = NULL;
+	o->unnamed = false;
+	o->why[0] = '\0';
 	o->tmp = NULL;
 	o->dest = NULL;
 	return wrap(o, fd, false);
 }
 
-/* The temporary file beside path, with the old file's mode and owner (or a new file's). */
+/* The new file's mode and owner: the old file's, or a new file's. */
+static void take_mode(int fd, const struct stat *old)
+{
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, old ? old->st_mode & 07777 : 0666 & ~mask);
+	if (old && fchown(fd, old->st_uid, old->st_gid) < 0) {
+		/* not ours to give away: the new file keeps our owner */
+	}
+}
+
+/* An unnamed file (O_TMPFILE) in path's directory: nothing to leave behind if we die. */
+static int open_unnamed(struct outfile *o, const char *path, const struct stat *old)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	int fd = open(dirname(dir), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	take_mode(fd, old);
+	o->unnamed = true;
+	return fd;
+}
+
+/* The fallback where the file system has no O_TMPFILE: a hidden file beside path. */
 static int open_temp(struct outfile *o, const char *path, const struct stat *old)
 {
 	char dir[PATH_MAX], base[PATH_MAX];
@@ -66,13 +95,44 @@ static int open_temp(struct outfile *o, const char *path, const struct stat *old
 		o->tmp = NULL;
 		return err;
 	}
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, old ? old->st_mode & 07777 : 0666 & ~mask);
-	if (old && fchown(fd, old->st_uid, old->st_gid) < 0) {
-		/* not ours to give away: the new file keeps our owner */
-	}
+	take_mode(fd, old);
 	return fd;
+}
+
+/* The unnamed file's name: dest itself when nothing is there, else a temporary name
+ * renamed over dest (replaced in one step; only this instant can leave the name behind). */
+static int link_unnamed(const struct outfile *o)
+{
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	bool by_proc = access("/proc/self/fd", F_OK) == 0;
+	const char *from = by_proc ? proc : "";
+	int fl = by_proc ? AT_SYMLINK_FOLLOW : AT_EMPTY_PATH;
+	int fromdir = by_proc ? AT_FDCWD : o->fd;
+	if (linkat(fromdir, from, AT_FDCWD, o->dest, fl) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -errno;
+	size_t need = strlen(o->dest) + 48;
+	char *tmp = malloc(need), dir[PATH_MAX], base[PATH_MAX];
+	if (!tmp)
+		return -ENOMEM;
+	snprintf(dir, sizeof(dir), "%s", o->dest);
+	snprintf(base, sizeof(base), "%s", o->dest);
+	const char *d = dirname(dir), *b = basename(base);
+	int ret = -EEXIST;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	for (unsigned i = 0; i < 100 && ret == -EEXIST; i++) {
+		snprintf(tmp, need, "%s/.%s.iobench-%x%lx", d, b, (unsigned)getpid() + i, (unsigned long)ts.tv_nsec);
+		ret = linkat(fromdir, from, AT_FDCWD, tmp, fl) == 0 ? 0 : -errno;
+	}
+	if (!ret && rename(tmp, o->dest) < 0) {
+		ret = -errno;
+		unlink(tmp);
+	}
+	free(tmp);
+	return ret;
 }
 
 /* Written as it is: a device, FIFO or socket, anything under /dev or /proc (/dev/stdout
@@ -108,7 +168,54 @@ static int open_direct(const char *path)
 	return fd < 0 ? -errno : fd;
 }
 
-int outfile_open(struct outfile *o, const char *path)
+int outfile_guard(const char *path, unsigned flags, char *why, size_t len)
+{
+	char reason[PATH_MAX + 200];
+	if (flags & OUTFILE_ALLOW_BUSY)
+		return 0;
+	int ret = guard_check_write(path, reason, sizeof(reason));
+	if (ret == -EBUSY)
+		snprintf(why, len, "refusing to write there: %s %.400s (allow_mounted_write=1 overrides)",
+			 strncmp(reason, "the backing", 11) ? "the device is" : "it is", reason);
+	else if (ret)
+		snprintf(why, len, "%.400s", reason);
+	return ret;
+}
+
+int outfile_open_raw(const char *path, int oflags, mode_t mode, unsigned flags, char *why, size_t len)
+{
+	int ret = outfile_guard(path, flags, why, len);
+	if (ret)
+		return ret;
+	int fd = open(path, oflags | O_CLOEXEC, mode);
+	if (fd < 0)
+		snprintf(why, len, "%s", strerror(errno));
+	return fd < 0 ? -errno : fd;
+}
+
+FILE *outfile_fopen(const char *path, int oflags, unsigned flags, char *why, size_t len)
+{
+	int fd = outfile_open_raw(path, O_WRONLY | O_CREAT | oflags, 0666, flags, why, len);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, oflags & O_APPEND ? "a" : "w");
+	if (!f) {
+		int err = errno;
+		snprintf(why, len, "%s", strerror(err));
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
+const char *outfile_strerror(const struct outfile *o, int err)
+{
+	return o->why[0] ? o->why : strerror(-err);
+}
+
+int outfile_open(struct outfile *o, const char *path, unsigned flags)
 {
 	struct stat st;
 	bool exists = stat(path, &st) == 0;
@@ -117,16 +224,23 @@ int outfile_open(struct outfile *o, const char *path)
 	o->tmp = NULL;
 	o->dest = NULL;
 	o->f = NULL;
+	o->unnamed = false;
+	o->why[0] = '\0';
 	if (exists && S_ISDIR(st.st_mode))
 		return -EISDIR;
+	int fd = outfile_guard(path, flags, o->why, sizeof(o->why));
+	if (fd)
+		return fd;
 	/* A link is followed: the file it names is the one replaced, never the link. */
 	if (!exists || !realpath(path, real))
 		snprintf(real, sizeof(real), "%s", path);
-	int fd = -1;
+	fd = -1;
 	if (!written_directly(path, real, &st, exists)) {
 		if (!(o->dest = strdup(real)))
 			return -ENOMEM;
-		fd = open_temp(o, real, exists ? &st : NULL);
+		fd = open_unnamed(o, real, exists ? &st : NULL);
+		if (fd < 0 && fd != -ENOENT)
+			fd = open_temp(o, real, exists ? &st : NULL);
 		if (fd < 0 && fd != -EACCES && fd != -EPERM && fd != -EROFS) {
 			free(o->dest);
 			o->dest = NULL;
@@ -145,8 +259,9 @@ int outfile_open(struct outfile *o, const char *path)
 			unlink(o->tmp);
 		free(o->tmp);
 		o->tmp = NULL;
+		o->unnamed = false;
 	}
-	if (!o->tmp) { /* written directly after all */
+	if (!o->tmp && !o->unnamed) { /* written directly after all */
 		free(o->dest);
 		o->dest = NULL;
 	}
@@ -156,7 +271,7 @@ int outfile_open(struct outfile *o, const char *path)
 bool outfile_reader_gone(const struct outfile *o)
 {
 	struct pollfd p = { .fd = o->fd, .events = 0 };
-	return !o->tmp && poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+	return !o->tmp && !o->unnamed && poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
 }
 
 int outfile_flush(struct outfile *o)
@@ -175,6 +290,9 @@ int outfile_close(struct outfile *o, bool keep)
 	int ret = outfile_flush(o);
 	fclose(o->f);
 	o->f = NULL;
+	if (o->unnamed && keep && !ret)
+		ret = link_unnamed(o);
+	o->unnamed = false;
 	if (o->own_fd && close(o->fd) < 0 && !ret)
 		ret = -errno;
 	if (o->tmp) {

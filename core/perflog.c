@@ -156,12 +156,16 @@ int perflogs_tick(struct perflogs *pl, uint64_t t_ms, const struct hist *const c
 	return ret;
 }
 
-static int write_log(struct perflogs *pl, struct perflog *l, const char *path, bool with_offset, bool log_prio)
+static int write_log(struct perflogs *pl, struct perflog *l, const char *path, const struct job_opts *o, char *why,
+		     size_t len)
 {
+	bool with_offset = o->log_offset, log_prio = o->env.log_prio;
 	struct outfile of;
-	int ret = outfile_open(&of, path);
-	if (ret)
+	int ret = outfile_open(&of, path, o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0);
+	if (ret) {
+		snprintf(why, len, "%s", outfile_strerror(&of, ret));
 		return ret;
+	}
 	FILE *f = of.f;
 	uint64_t epoch = pl->epoch_ms;
 	if (pl->store_z) { /* log_store_compressed: fio's .fz */
@@ -191,12 +195,14 @@ static int write_log(struct perflogs *pl, struct perflog *l, const char *path, b
 	return outfile_close(&of, true);
 }
 
-static int write_hist(const struct perflogs *pl, const char *path)
+static int write_hist(const struct perflogs *pl, const char *path, const struct job_opts *o, char *why, size_t len)
 {
 	struct outfile of;
-	int ret = outfile_open(&of, path);
-	if (ret)
+	int ret = outfile_open(&of, path, o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0);
+	if (ret) {
+		snprintf(why, len, "%s", outfile_strerror(&of, ret));
 		return ret;
+	}
 	FILE *f = of.f;
 	unsigned group = 1u << pl->coarseness; /* log_hist_coarseness: bins summed in groups */
 	for (const struct hist_log_entry *e = pl->hist_head; e; e = e->next) {
@@ -227,7 +233,7 @@ int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index
 {
 	static const char *const kinds[LOG_KINDS] = { "bw", "iops", "slat", "clat", "lat" };
 	const char *prefixes[LOG_KINDS] = { o->bw_log, o->iops_log, o->lat_log, o->lat_log, o->lat_log };
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 64], why[600] = "";
 	int ret = 0;
 	if (pl->any && pl->avg_ms && pl->win.ios[0] + pl->win.ios[1] + pl->win.ios[2])
 		close_window(pl, pl->window_start_ms + pl->avg_ms);
@@ -237,14 +243,15 @@ int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index
 		log_path(path, sizeof(path), prefixes[k], o->name, kinds[k], o, index);
 		if (pl->store_z)
 			strncat(path, ".fz", sizeof(path) - strlen(path) - 1);
-		ret = write_log(pl, &pl->log[k], path, o->log_offset, o->env.log_prio);
+		ret = write_log(pl, &pl->log[k], path, o, why, sizeof(why));
 	}
 	if (!ret && pl->hist_on) {
 		log_path(path, sizeof(path), o->hist_log, o->name, "clat_hist", o, index);
-		ret = write_hist(pl, path);
+		ret = write_hist(pl, path, o, why, sizeof(why));
 	}
 	if (ret)
-		fprintf(stderr, "iobench: job '%s': cannot write log '%s': %s\n", o->name, path, strerror(-ret));
+		fprintf(stderr, "iobench: job '%s': cannot write log '%s': %s\n", o->name, path,
+			why[0] ? why : strerror(-ret));
 	return ret;
 }
 

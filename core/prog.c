@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/debug.h"
+#include "core/outfile.h"
 
 void prog_debug_prepared(const struct run_ctx *rc)
 {
@@ -59,7 +60,7 @@ void prog_debug_disks(const struct run_ctx *rc)
 
 /* The child's side: a session of its own, no terminal input, its pid in the file; the
  * parent hears 0 or the errno through the pipe. */
-static int daemon_child(const char *pidfile, int wfd)
+static int daemon_child(const char *pidfile, unsigned flags, int wfd)
 {
 	int err = setsid() < 0 ? errno : 0;
 	int null = open("/dev/null", O_RDONLY);
@@ -67,7 +68,8 @@ static int daemon_child(const char *pidfile, int wfd)
 		dup2(null, STDIN_FILENO);
 		close(null);
 	}
-	FILE *f = err ? NULL : fopen(pidfile, "we");
+	char why[600] = "";
+	FILE *f = err ? NULL : outfile_fopen(pidfile, O_TRUNC, flags, why, sizeof(why));
 	if (!err && !f)
 		err = errno;
 	if (f) {
@@ -76,7 +78,7 @@ static int daemon_child(const char *pidfile, int wfd)
 			err = errno;
 	}
 	if (err)
-		fprintf(stderr, "iobench: --daemonize: cannot write '%s': %s\n", pidfile, strerror(err));
+		fprintf(stderr, "iobench: --daemonize: cannot write '%s': %s\n", pidfile, why[0] ? why : strerror(err));
 	if (write(wfd, &err, sizeof(err)) != (ssize_t)sizeof(err) && !err)
 		err = EPIPE;
 	close(wfd);
@@ -111,7 +113,7 @@ int prog_daemonize(const struct run_cfg *cfg)
 	}
 	if (pid == 0) {
 		close(p[0]);
-		return daemon_child(pidfile, p[1]);
+		return daemon_child(pidfile, run_cfg_outfile_flags(cfg), p[1]);
 	}
 	close(p[1]);
 	int err = EPIPE;

@@ -17,6 +17,8 @@
 #include "core/guard.h"
 #include "core/iolog.h"
 #include "core/layout.h"
+#include "core/outfile.h"
+#include "core/parse.h"
 #include "core/plan.h"
 #include "core/steadystate.h"
 #include "core/worker.h"
@@ -41,6 +43,24 @@ void run_cfg_free(struct run_cfg *cfg)
 	for (unsigned i = 0; i < cfg->nsweeps; i++)
 		free(cfg->sweeps[i].text);
 	memset(cfg, 0, sizeof(*cfg));
+}
+
+unsigned run_cfg_outfile_flags(const struct run_cfg *cfg)
+{
+	int global = -1; /* not given */
+	for (size_t i = 0; i < cfg->globals.n; i++) {
+		const struct opt_kv *kv = &cfg->globals.v[i];
+		bool v;
+		if (!strcmp(kv->name, "allow_mounted_write"))
+			global = !kv->value || (!parse_bool(kv->value, &v) && v);
+	}
+	if (global >= 0)
+		return global ? OUTFILE_ALLOW_BUSY : 0;
+	/* else every job has it (each with its own line) */
+	for (size_t i = 0; i < cfg->njobs; i++)
+		if (!cfg->jobs[i].o.allow_mounted_write)
+			return 0;
+	return cfg->njobs ? OUTFILE_ALLOW_BUSY : 0;
 }
 
 struct job *run_cfg_add_job(struct run_cfg *cfg)
@@ -133,8 +153,15 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 							      : "trims (discards blocks)");
 		else if (ops->flags & ENGINE_CHANGES_FILES)
 			snprintf(what, sizeof(what), "ioengine=%s creates or removes files", ops->name);
+		else if (ops->flags & ENGINE_ALTERS_ON_READ)
+			snprintf(what, sizeof(what), "ioengine=%s changes files even when it reads", ops->name);
 		else if (o->unlink)
 			snprintf(what, sizeof(what), "unlink=1 removes the job's files");
+		else if (o->io.unlink_each_loop)
+			snprintf(what, sizeof(what), "unlink_each_loop=1 removes the job's files");
+		else if (o->env.exec_prerun[0] || o->env.exec_postrun[0])
+			snprintf(what, sizeof(what), "%s runs a shell command, which --readonly cannot hold to its promise",
+				 o->env.exec_prerun[0] ? "exec_prerun" : "exec_postrun");
 		if (what[0]) {
 			fprintf(stderr, "iobench: job '%s': %s, and --readonly is set\n", o->name, what);
 			return -EROFS;

@@ -76,6 +76,9 @@ struct run_cfg {
 struct job *run_cfg_add_job(struct run_cfg *cfg);
 
 void run_cfg_free(struct run_cfg *cfg);
+/* The outfile flags of the run's own files (--output, --plot, --bandwidth-log):
+ * OUTFILE_ALLOW_BUSY when allow_mounted_write=1 is a global option. */
+unsigned run_cfg_outfile_flags(const struct run_cfg *cfg);
 
 struct clone_result {
 	size_t job;              /* index into cfg->jobs */

@@ -3,6 +3,7 @@
  * back. The reads themselves are the loop's (worker.c): it asks verify_next() before each
  * I/O, so verify reads go through the engine and count as reads, as fio's do. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "core/verify.h"
 #include "core/verify_state.h"
 #include "core/worker_int.h"
+#include "core/outfile.h"
 
 #define MAX_REPORTED 10
 
@@ -421,13 +423,20 @@ static void dump(struct wstate *s, const struct wfile *f, const struct io_unit *
 	bool rebuilt = verify_expected(s->o, s->ver.dump_rcv, s->ver.dump_exp, u->len, u->offset, interval);
 	const char *name[2] = { rcv, exp };
 	const unsigned char *data[2] = { s->ver.dump_rcv, s->ver.dump_exp };
+	bool written = true;
 	for (int i = 0; i < 1 + rebuilt; i++) {
-		FILE *out = fopen(name[i], "wb");
+		char why[600] = "";
+		FILE *out = outfile_fopen(name[i], O_TRUNC, s->o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, why,
+					  sizeof(why));
 		bool ok = out && fwrite(data[i], 1, u->len, out) == u->len;
-		if ((out && fclose(out)) || !ok)
+		if ((out && fclose(out)) || !ok) {
 			fprintf(stderr, "iobench: job '%s': verify_dump: cannot write %s: %s\n", s->o->name, name[i],
-				strerror(errno));
+				out ? strerror(errno) : why);
+			written = false;
+		}
 	}
+	if (!written)
+		return;
 	fprintf(stderr, "iobench: job '%s': verify_dump: received data in %s, %s%s\n", s->o->name, rcv,
 		rebuilt ? "expected data in " : "",
 		rebuilt ? exp : "expected data cannot be rebuilt (not iobench's random data, or its header is broken)");
@@ -520,22 +529,25 @@ static uint64_t last_writes(const struct wstate *s, struct vstate_comp *c)
 	return n;
 }
 
-static void save_state(struct wstate *s)
+/* 0, or -errno after a line (the job then ends in error: a state asked for is missing). */
+static int save_state(struct wstate *s)
 {
 	struct verifying *v = &s->ver;
 	struct vstate_comp *c = calloc((size_t)s->depth * s->nfiles + 1, sizeof(*c));
 	if (!c) {
 		fprintf(stderr, "iobench: job '%s': verify_state_save: out of memory\n", s->o->name);
-		return;
+		return -ENOMEM;
 	}
 	struct vstate st = { .numberio = v->nwrites, .depth = s->depth, .nofiles = s->nfiles,
 			     .index = s->w->log_index - 1, .ncomps = last_writes(s, c), .comps = c };
 	snprintf(st.name, sizeof(st.name), "%.64s", s->o->name);
-	char path[PATH_MAX], why[256];
+	char path[PATH_MAX], why[600];
 	vstate_path(path, sizeof(path), s->o->name, s->w->log_index - 1);
-	if (vstate_write(path, &st, why, sizeof(why)))
+	int ret = vstate_write(path, &st, s->o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, why, sizeof(why));
+	if (ret)
 		fprintf(stderr, "iobench: job '%s': verify_state_save: cannot write %s: %s\n", s->o->name, path, why);
 	free(c);
+	return ret;
 }
 
 int verify_finish(struct wstate *s)
@@ -544,10 +556,9 @@ int verify_finish(struct wstate *s)
 	const struct job_opts *o = s->o;
 	if (!v->on)
 		return 0;
-	if (o->vopt.state_save && job_writes(o))
-		save_state(s);
+	int saved = o->vopt.state_save && job_writes(o) ? save_state(s) : 0;
 	if (!v->failures)
-		return 0;
+		return saved;
 	if (v->failures > 1)
 		fprintf(stderr, "iobench: job '%s': %llu blocks failed verification in all\n", o->name,
 			(unsigned long long)v->failures);

@@ -2,11 +2,13 @@
 #include "core/verify_state.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/checksum.h"
+#include "core/outfile.h"
 
 #define HDR_BYTES 24u
 #define JOB_BYTES 152u /* 8 + 4 + 4 + 8 + 8 + 56 + 64 */
@@ -28,7 +30,7 @@ static uint64_t get64(const unsigned char *p)
 	return v;
 }
 
-int vstate_write(const char *path, const struct vstate *st, char *why, size_t n)
+int vstate_write(const char *path, const struct vstate *st, unsigned flags, char *why, size_t n)
 {
 	size_t body = JOB_BYTES + st->ncomps * 16, total = HDR_BYTES + body;
 	unsigned char *b = calloc(1, total);
@@ -48,14 +50,15 @@ int vstate_write(const char *path, const struct vstate *st, char *why, size_t n)
 	put64(b, VSTATE_VERSION);
 	put64(b + 8, body);
 	put64(b + 16, checksum_crc32c(j, body));
-	FILE *f = fopen(path, "wb");
+	why[0] = '\0';
+	FILE *f = outfile_fopen(path, O_TRUNC, flags, why, n);
 	int err = 0;
 	if (!f || fwrite(b, 1, total, f) != total)
 		err = -errno;
 	if (f && fclose(f) && !err)
 		err = -errno;
 	free(b);
-	if (err)
+	if (err && (f || !why[0]))
 		snprintf(why, n, "%s", strerror(-err));
 	return err;
 }

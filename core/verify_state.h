@@ -31,7 +31,7 @@ struct vstate {
 
 void vstate_path(char *buf, size_t n, const char *job, unsigned index);
 /* 0 or -errno (with why). */
-int vstate_write(const char *path, const struct vstate *st, char *why, size_t n);
+int vstate_write(const char *path, const struct vstate *st, unsigned flags, char *why, size_t n);
 /* Allocates st->comps (free() it). 0 or -errno with why. */
 int vstate_read(const char *path, struct vstate *st, char *why, size_t n);
 

@@ -152,7 +152,8 @@ int worker_run(struct worker *w)
 	ret = env_prerun(&s);
 	if (!ret) {
 		worker_body(&s);
-		env_postrun(&s);
+		if (env_postrun(&s) && !s.w->err)
+			s.w->err = -EIO;
 	}
 	logs_teardown(&s);
 out_verify_teardown:

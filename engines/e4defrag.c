@@ -44,7 +44,7 @@ struct e4defrag_data {
 static const struct option_def e4defrag_options[] = {
 	{ .name = "donorname", .type = OPT_STR, .offset = OFFS(donorname),
 	  .size = sizeof(((struct e4defrag_opts *)0)->donorname),
-	  .help = "The donor file whose blocks are swapped in (needed; in the job's directory)" },
+	  .help = "The donor file whose blocks are swapped in (needed; in the job's directory)", .effects = OPT_EFFECT_OUTPUT },
 	{ .name = "inplace", .type = OPT_UINT, .offset = OFFS(inplace), .def = "0", .min = 0, .max = 1,
 	  .help = "0: allocate the donor once; 1: allocate it for each move and free it after" },
 	{ NULL },
@@ -103,10 +103,14 @@ static int e4defrag_post_open(struct engine_ctx *ctx)
 	}
 	if (!ed->bsz)
 		ed->bsz = 4096;
-	ed->donor = open(ed->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	ed->donor = engine_open_output(ctx, ed->path, O_WRONLY | O_CREAT, 0644);
 	if (ed->donor < 0) {
-		snprintf(ctx->why, sizeof(ctx->why), "donorname: cannot open '%.200s'", ed->path);
-		return -errno;
+		char why[sizeof(ctx->why)];
+		snprintf(why, sizeof(why), "%s", ctx->why);
+		snprintf(ctx->why, sizeof(ctx->why), "donorname: cannot open '%.80s': %.140s", ed->path, why);
+		int err = ed->donor;
+		ed->donor = -1;
+		return err;
 	}
 	if (!eo->inplace && size && fallocate(ed->donor, 0, 0, (off_t)size) < 0) {
 		snprintf(ctx->why, sizeof(ctx->why), "donorname: cannot allocate %llu bytes to '%.150s'",

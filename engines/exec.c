@@ -51,7 +51,7 @@ static const struct option_def exec_options[] = {
 	{ .name = "grace_time", .type = OPT_TIME, .offset = OFFS(grace_us), .unit = 1000000, .def = "1",
 	  .help = "Between SIGTERM and SIGKILL at the end (a bare number: seconds)" },
 	{ .name = "std_redirect", .type = OPT_BOOL, .offset = OFFS(std_redirect), .def = "1",
-	  .help = "The program's output to JOBNAME.stdout and JOBNAME.stderr (0: to iobench's stderr)" },
+	  .help = "The program's output to JOBNAME.stdout and JOBNAME.stderr (0: to iobench's stderr)", .effects = OPT_EFFECT_OUTPUT },
 	{ NULL },
 };
 
@@ -190,19 +190,30 @@ static void exec_describe(const struct job_opts *o, const void *eng_opts, char *
 	free(ed);
 }
 
-/* Where the program's output goes: files named for the job, or iobench's stderr (never
- * its stdout, which may carry JSON). */
-static int redirect(posix_spawn_file_actions_t *fa, const struct engine_ctx *ctx)
+/* Where the program's output goes: files named for the job (opened through the core's
+ * door, fds[0..1], closed by the caller once spawned), or iobench's stderr (never its
+ * stdout, which may carry JSON). 0, an errno for posix_spawn's, or -errno with ctx->why. */
+static int redirect(posix_spawn_file_actions_t *fa, struct engine_ctx *ctx, int fds[2])
 {
 	const struct exec_opts *eo = ctx->eng_opts;
 	if (!eo->std_redirect)
 		return posix_spawn_file_actions_adddup2(fa, STDERR_FILENO, STDOUT_FILENO);
-	char out[PATH_MAX], err[PATH_MAX];
-	snprintf(out, sizeof(out), "%s.stdout", ctx->opts->name);
-	snprintf(err, sizeof(err), "%s.stderr", ctx->opts->name);
-	int fl = O_WRONLY | O_CREAT | O_TRUNC;
-	int r = posix_spawn_file_actions_addopen(fa, STDOUT_FILENO, out, fl, 0644);
-	return r ? r : posix_spawn_file_actions_addopen(fa, STDERR_FILENO, err, fl, 0644);
+	static const char *const ext[2] = { "stdout", "stderr" };
+	for (int i = 0; i < 2; i++) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s.%s", ctx->opts->name, ext[i]);
+		fds[i] = engine_open_output(ctx, path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fds[i] < 0) {
+			char why[sizeof(ctx->why)];
+			snprintf(why, sizeof(why), "%s", ctx->why);
+			snprintf(ctx->why, sizeof(ctx->why), "std_redirect: cannot write '%.50s': %.140s", path, why);
+			return fds[i];
+		}
+		int r = posix_spawn_file_actions_adddup2(fa, fds[i], i ? STDERR_FILENO : STDOUT_FILENO);
+		if (r)
+			return r;
+	}
+	return 0;
 }
 
 /* Start the program once the job's files are open, just before its loop. The worker's
@@ -220,11 +231,19 @@ static int exec_start(struct engine_ctx *ctx)
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setsigdefault(&attr, &all);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	int r = redirect(&fa, ctx);
+	int fds[2] = { -1, -1 };
+	int r = redirect(&fa, ctx, fds);
 	if (!r)
 		r = posix_spawnp(&ed->pid, ed->argv[0], &fa, &attr, ed->argv, environ);
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
+	if (r < 0) { /* the door refused an output file: ctx->why says why */
+		ed->pid = 0;
+		return r;
+	}
 	if (r) {
 		ed->pid = 0;
 		snprintf(ctx->why, sizeof(ctx->why), "cannot run '%s'", ed->argv[0]);
@@ -299,7 +318,7 @@ static int exec_close(struct engine_ctx *ctx, int fd)
 
 const struct engine_ops exec_engine_ops = {
 	.name = "exec",
-	.flags = ENGINE_SYNC | ENGINE_NO_FILE | ENGINE_NO_IO | ENGINE_TRIM, /* a trim waits as a read */
+	.flags = ENGINE_SYNC | ENGINE_NO_FILE | ENGINE_NO_IO | ENGINE_TRIM | ENGINE_ALTERS_ON_READ, /* a trim waits as a read */
 	.options = exec_options,
 	.options_size = sizeof(struct exec_opts),
 	.resolve = exec_resolve,

@@ -36,7 +36,7 @@ static int falloc_queue(struct engine_ctx *ctx, struct io_unit *u)
 
 const struct engine_ops falloc_engine_ops = {
 	.name = "falloc",
-	.flags = ENGINE_SYNC | ENGINE_TRIM, /* a trim punches a hole */
+	.flags = ENGINE_SYNC | ENGINE_TRIM | ENGINE_ALTERS_ON_READ, /* a read allocates, a trim punches a hole */
 	.open_file = falloc_open,
 	.queue = falloc_queue,
 };

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -250,8 +251,15 @@ static int net_bind(struct engine_ctx *ctx, const struct net_opts *no, struct ne
 		return -errno;
 	setsockopt(nd->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	set_sock_opts(no, nd->lfd);
-	if (no->proto == NET_UNIX)
+	struct stat st;
+	if (no->proto == NET_UNIX && lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) { /* a user's file is never replaced by the socket */
+			snprintf(ctx->why, sizeof(ctx->why), "the unix socket's path '%.150s' is a file that is not a socket",
+				 path);
+			return -EEXIST;
+		}
 		unlink(path); /* a socket left by an earlier run */
+	}
 	if (bind(nd->lfd, (struct sockaddr *)&nd->peer, nd->peer_len) < 0) {
 		if (no->proto == NET_UNIX)
 			snprintf(ctx->why, sizeof(ctx->why), "cannot bind the unix socket '%.200s'", path);

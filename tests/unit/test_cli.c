@@ -174,7 +174,7 @@ static void test_refusals(void **state)
 	refused(parse("-o", (char *)NULL), "iobench: --o needs a value");
 	refused(parse("--output-format", (char *)NULL), "iobench: --output-format needs a value");
 	refused(parse("--output-format=xml", (char *)NULL), "unknown format 'xml'");
-	refused(parse("--dump-options", "man", (char *)NULL), "--dump-options: markdown or man");
+	refused(parse("--dump-options", "man", (char *)NULL), "--dump-options: markdown, man or tsv");
 	refused(parse("--cmdhelp=nosuch", (char *)NULL), "--cmdhelp: no option 'nosuch'");
 	refused(parse("--merge", (char *)NULL), "--merge takes json+ files");
 	refused(parse("--merge=a.json", "b.json", (char *)NULL), "--merge takes json+ files");

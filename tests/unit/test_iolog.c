@@ -309,7 +309,7 @@ static void test_merge(void **state)
 	/* a at half its times, twice (ns 0, 1000, then 1000, 2000); b as it is (0, 1500) */
 	const char *names[] = { a, b };
 	const double scal[] = { 50 }, iters[] = { 2, 1 };
-	assert_int_equal(blktrace_merge(names, 2, scal, 1, iters, 2, out, err, sizeof(err)), 0);
+	assert_int_equal(blktrace_merge(names, 2, scal, 1, iters, 2, out, 0, err, sizeof(err)), 0);
 	FILE *f = fopen(out, "rb");
 	assert_non_null(f);
 	struct iolog log = { 0 };
@@ -327,7 +327,7 @@ static void test_merge(void **state)
 	iolog_free(&log);
 	/* a trace that is not one */
 	write_file(b, "fio version 2 iolog\n", 20);
-	assert_int_equal(blktrace_merge(names, 2, NULL, 0, NULL, 0, out, err, sizeof(err)), -EINVAL);
+	assert_int_equal(blktrace_merge(names, 2, NULL, 0, NULL, 0, out, 0, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "b.bin: not a blktrace file"));
 	unlink(a);
 	unlink(b);

@@ -153,7 +153,7 @@ static void test_state_round_trip(void **state)
 	struct vstate_comp c[2] = { { 0, 61440 }, { 1, 4096 } };
 	struct vstate st = { .numberio = 16, .depth = 1, .nofiles = 2, .index = 3, .ncomps = 2, .comps = c };
 	strcpy(st.name, "job");
-	assert_int_equal(vstate_write(path, &st, why, sizeof(why)), 0);
+	assert_int_equal(vstate_write(path, &st, 0, why, sizeof(why)), 0);
 	FILE *f = fopen(path, "rb");
 	unsigned char b[256];
 	size_t n = fread(b, 1, sizeof(b), f);
