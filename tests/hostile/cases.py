@@ -1020,3 +1020,69 @@ case('en-mmap-devnull', EN, 'the mmap engine on a character device that cannot b
      ['iobench', '--name=m', '--ioengine=mmap', '--rw=read', '--size=64k', '--filename=cnull', JSON],
      setup=[dict(node='cnull', dev=(1, 3))], err=names('cnull'), err_lines=2, stdout='json-or-empty',
      needs=['root'])
+
+# ====================================================================== Issue 24: guards, readonly, signals
+# Every file iobench writes goes through core/outfile.c's door (the data files' guard);
+# --readonly keeps every file as it was; SIGHUP reports; kill -9 leaves no stray file.
+DOOR = r'mounted on|busy|in use'
+
+
+def unchanged(name, text):
+    return lambda ctx: None if open(ctx.path(name)).read() == text else name + ' changed'
+
+
+def only_files(*names):
+    return lambda ctx: None if sorted(os.listdir(ctx.S)) == sorted(names) else \
+        'the scratch dir holds %s' % sorted(os.listdir(ctx.S))
+
+
+case('g24-output-dev', G, '--output on a mounted device: refused in one line naming it and the mount (today the '
+     'report is written onto the device, exit 0)',
+     ['iobench', '--output={LOOP}'] + NULL + ['--name=n', JSON], setup=[mounted_ro()], err=names('{LOOP}', DOOR))
+case('g24-output-link', G, '--output through a symlink to the mounted device',
+     ['iobench', '--output=r.json', '--name=n'] + NULL + [JSON],
+     setup=[mounted_ro(), dict(symlink='r.json', to='{LOOP}')], err=names('r.json', DOOR))
+case('g24-output-ns', G, '--output on a device mounted only in another mount namespace: refused (O_EXCL open)',
+     ['iobench', '--output={LOOP}', '--name=n'] + NULL + [JSON], setup=[mounted_ro(ns=True)],
+     err=names('{LOOP}', DOOR + '|exclusive'))
+case('g24-plot-dev', G, '--plot on a mounted device: refused before the run',
+     ['iobench', '--plot={LOOP}', '--name=n'] + NULL + [JSON], setup=[mounted_ro()], err=names('{LOOP}', DOOR))
+case('g24-iolog-dev', G, '--write_iolog on a mounted device: refused',
+     ['iobench', '--write_iolog={LOOP}', '--name=r', '--filename=data', '--size=64k', JSON],
+     setup=[mounted_ro(), data()], err=names('{LOOP}', DOOR), stdout='json-or-empty')
+case('g24-bwlog-link', G, 'write_bw_log whose file name is a symlink to the mounted device: refused, exit 1',
+     ['iobench', '--write_bw_log=p', '--name=r', '--filename=data', '--size=64k', JSON],
+     setup=[mounted_ro(), data(), dict(symlink='p_bw.1.log', to='{LOOP}')], err=names('p_bw.1.log', DOOR),
+     stdout='json-or-empty')
+case('g24-backing-write', G, 'a write job on the backing file of a mounted loop device: refused (today written)',
+     ['iobench', '--name=w', '--rw=write', '--size=64k', '--filename={LOOP_IMG}', JSON], setup=[mounted_ro()],
+     err=names('backing file', DOOR))
+case('g24-backing-output', G, '--output on the backing file of a mounted loop device: refused',
+     ['iobench', '--output={LOOP_IMG}', '--name=n'] + NULL + [JSON], setup=[mounted_ro()],
+     err=names('backing file', DOOR))
+case('ro24-unlink-each-loop', RO, '--readonly read job with unlink_each_loop=1 and loops=2: refused, the file stays '
+     '(today removed after the first loop)',
+     ['iobench', '--readonly', '--name=r', '--rw=read', '--size=64k', '--filename=data', '--unlink_each_loop=1',
+      '--loops=2', JSON], setup=[data()], err=names(READ_ONLY, 'unlink_each_loop'), ro=True)
+case('ro24-falloc-read', RO, '--readonly with ioengine=falloc rw=read (a read allocates blocks): refused',
+     ['iobench', '--readonly', '--name=r', '--ioengine=falloc', '--rw=read', '--size=64k', '--filename=data', JSON],
+     setup=[data()], err=names(READ_ONLY, 'falloc'), ro=True)
+case('ro24-prerun', RO, '--readonly with exec_prerun (a command could write anything): refused, nothing run',
+     ['iobench', '--readonly', '--name=r', '--rw=read', '--size=64k', '--filename=data', '--exec_prerun=touch made',
+      JSON], setup=[data()], err=names(READ_ONLY, 'exec_prerun'), ro=True)
+case('ro24-net-unix', RO, 'net engine listening on a unix socket whose path is a regular file: refused, the file '
+     'stays (today replaced by the socket)',
+     ['iobench', '--name=n', '--ioengine=net', '--protocol=unix', '--filename=data', '--rw=read', '--size=64k',
+      '--runtime=2', JSON], setup=[data()], err=names('data', 'not a socket'), err_lines=2,
+     stdout='json-or-empty', ro=True)
+case('s24-hup-output', SG, 'SIGHUP with --output: the results so far are in the report (exit 129), nothing else '
+     'left beside it (today the report is lost)',
+     ['iobench', '--output=r.json'] + LONG + [JSON], signals=[('HUP', 800)], exit=129, stdout='empty',
+     err_lines=2, stop_within=2.5, timeout=8,
+     check=lambda ctx: None if valid_json_file(ctx.path('r.json')) and sorted(os.listdir(ctx.S)) == ['r.json']
+     else 'r.json is not a complete report, or a stray file is left')
+case('s24-kill-output', SG, 'kill -9 during a run with --output=r.json: the old r.json untouched, no hidden '
+     'temporary file beside it (today .r.json.iobench-XXXXXX is left)',
+     ['iobench', '--output=r.json'] + LONG + [JSON], setup=[dict(file='r.json', content='OLD\n')],
+     signals=[('KILL', 500)], exit=137, stdout='empty', err_lines=0, timeout=8,
+     check=lambda ctx: unchanged('r.json', 'OLD\n')(ctx) or only_files('r.json')(ctx))

@@ -41,7 +41,7 @@ CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGFPE, signal.SIGABRT, signal.SIGBUS, s
 SIGNALS = {'INT': signal.SIGINT, 'TERM': signal.SIGTERM, 'USR1': signal.SIGUSR1,
            'USR2': signal.SIGUSR2, 'HUP': signal.SIGHUP, 'QUIT': signal.SIGQUIT,
            'PIPE': signal.SIGPIPE, 'ALRM': signal.SIGALRM, 'CONT': signal.SIGCONT,
-           'WINCH': signal.SIGWINCH, 'CHLD': signal.SIGCHLD, 'STOP': signal.SIGSTOP}
+           'WINCH': signal.SIGWINCH, 'CHLD': signal.SIGCHLD, 'STOP': signal.SIGSTOP, 'KILL': signal.SIGKILL}
 CLASSES = ['readonly', 'guards', 'space', 'waits', 'signals', 'limits', 'outputs', 'compare',
            'errno', 'engines']
 DEFAULT_TIMEOUT = 20.0
@@ -358,6 +358,7 @@ def fx_loop(ctx, fx):
     dev = losetup(img)
     ctx.on_cleanup(lambda: detach(dev))
     ctx.vars['{%s}' % var] = dev
+    ctx.vars['{%s_IMG}' % var] = img  # its backing file
     if fx.get('protect'):
         ctx.protected[dev] = var
     if fx.get('mount'):
