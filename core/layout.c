@@ -14,6 +14,7 @@
 
 #include "core/engine.h"
 #include "core/fill.h"
+#include "core/guard.h"
 #include "core/iolog.h"
 #include "core/run.h"
 
@@ -309,6 +310,13 @@ static int may_lay_out(const struct layout_req *r)
 	}
 	if (!exists && o->create_on_open && !r->reads)
 		return 0; /* created by the job when it opens it */
+	char why[PATH_MAX + 128];
+	if (exists && !o->allow_mounted_write && guard_check_write(r->path, why, sizeof(why))) {
+		/* a read job's short file grown: it may back a mounted loop device */
+		fprintf(stderr, "iobench: job '%s': refusing to extend '%s': it is %s (allow_mounted_write=1 overrides)\n",
+			o->name, r->path, why);
+		return -EBUSY;
+	}
 	return 1;
 }
 

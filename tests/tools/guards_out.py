@@ -117,6 +117,8 @@ def cases(loop):
         ('--output on the backing file of the mounted loop device', ['--output=' + img] + NULL, [], []),
         ('a write job on the backing file of the mounted loop device', ['--name=b', '--filename=' + img,
                                                                          '--rw=write', '--size=64k'], [], []),
+        ('a read job growing the backing file of the mounted loop device', ['--name=b', '--filename=' + img,
+                                                                             '--rw=read', '--size=40m'], [], []),
     ]
     blktrace_files()
     covered = set()
