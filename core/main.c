@@ -13,6 +13,7 @@
 #include "core/idle.h"
 #include "core/options.h"
 #include "core/outfile.h"
+#include "core/parse.h"
 #include "core/prog.h"
 #include "core/run.h"
 #include "core/signals.h"
@@ -160,7 +161,7 @@ static int write_plot(const struct run_cfg *cfg, const struct sweep_plot *sp, co
 {
 	const char *path = cfg->plot_path;
 	struct outfile of;
-	int ret = outfile_open(&of, path, run_cfg_outfile_flags(cfg));
+	int ret = outfile_open(&of, path, cfg->outfile_flags);
 	if (!ret) {
 		if (sp)
 			plot_sweep_svg(of.f, sp);
@@ -437,7 +438,7 @@ static int open_report(struct run_cfg *cfg, struct outfile *of, bool stdout_clos
 		what = "/dev/null";
 		ret = outfile_open(of, what, 0);
 	} else if (cfg->output_path && !cfg->parse_only) {
-		ret = outfile_open(of, cfg->output_path, run_cfg_outfile_flags(cfg));
+		ret = outfile_open(of, cfg->output_path, cfg->outfile_flags);
 	} else {
 		if (stdout_closed && !cfg->parse_only) {
 			fprintf(stderr, "iobench: stdout is closed: nowhere to write the report (--output=FILE)\n");
@@ -479,12 +480,31 @@ static int calibrate_only(void)
 }
 
 /* --merge, --compare, --showcmd: no run. Returns the exit status, or -1 to go on. */
+/* run_cfg.outfile_flags, from the options. */
+static unsigned outfile_flags_of(const struct run_cfg *cfg)
+{
+	int global = -1; /* not given */
+	for (size_t i = 0; i < cfg->globals.n; i++) {
+		const struct opt_kv *kv = &cfg->globals.v[i];
+		bool v;
+		if (!strcmp(kv->name, "allow_mounted_write"))
+			global = !kv->value || (!parse_bool(kv->value, &v) && v);
+	}
+	if (global >= 0)
+		return global ? OUTFILE_ALLOW_BUSY : 0;
+	/* else every job has it (each with its own line) */
+	for (size_t i = 0; i < cfg->njobs; i++)
+		if (!cfg->jobs[i].o.allow_mounted_write)
+			return 0;
+	return cfg->njobs ? OUTFILE_ALLOW_BUSY : 0;
+}
+
 /* --merge and --compare: their document on stdout, or in --output (through the door,
  * kept only when made). The exit status. */
 static int merge_or_compare(const struct run_cfg *cfg)
 {
 	struct outfile of;
-	int ret = cfg->output_path ? outfile_open(&of, cfg->output_path, run_cfg_outfile_flags(cfg)) : 0;
+	int ret = cfg->output_path ? outfile_open(&of, cfg->output_path, cfg->outfile_flags) : 0;
 	if (ret) {
 		fprintf(stderr, "iobench: --output: cannot open '%s': %s\n", cfg->output_path, outfile_strerror(&of, ret));
 		return 1;
@@ -545,6 +565,7 @@ static int iobench_main(int argc, char **argv, const struct cluster *cl)
 		status = cr == CLI_EXIT_OK ? 0 : 1;
 		goto out_cfg;
 	}
+	cfg.outfile_flags = outfile_flags_of(&cfg);
 	if (cfg.prog.idle_prof == IDLE_CALIBRATE) { /* fio: the unit of work's time, then exit */
 		status = calibrate_only();
 		goto out_cfg;
@@ -568,7 +589,7 @@ static int iobench_main(int argc, char **argv, const struct cluster *cl)
 	if (status)
 		goto out_cfg;
 	char why[600];
-	if (cfg.plot_path && !cfg.parse_only && outfile_guard(cfg.plot_path, run_cfg_outfile_flags(&cfg), why, sizeof(why))) {
+	if (cfg.plot_path && !cfg.parse_only && outfile_guard(cfg.plot_path, cfg.outfile_flags, why, sizeof(why))) {
 		fprintf(stderr, "iobench: --plot: cannot write '%s': %s\n", cfg.plot_path, why);
 		status = close_report(&cfg, &of, false, 1);
 		goto out_cfg;

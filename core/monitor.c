@@ -207,7 +207,7 @@ int monitor_write_agg_logs(const struct run_ctx *rc)
 	int bad = 0;
 	for (int d = 0; d < DDIR_NR; d++) {
 		struct outfile of;
-		int ret = outfile_open(&of, names[d], run_cfg_outfile_flags(rc->cfg));
+		int ret = outfile_open(&of, names[d], rc->cfg->outfile_flags);
 		for (size_t i = 0; !ret && i < m->nagg; i++)
 			fprintf(of.f, "%" PRIu64 ", %" PRIu64 ", %d, 0, 0\n", m->agg[i].t_ms, m->agg[i].kib_s[d], d);
 		if (!ret)

@@ -113,7 +113,7 @@ int prog_daemonize(const struct run_cfg *cfg)
 	}
 	if (pid == 0) {
 		close(p[0]);
-		return daemon_child(pidfile, run_cfg_outfile_flags(cfg), p[1]);
+		return daemon_child(pidfile, cfg->outfile_flags, p[1]);
 	}
 	close(p[1]);
 	int err = EPIPE;

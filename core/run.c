@@ -17,8 +17,6 @@
 #include "core/guard.h"
 #include "core/iolog.h"
 #include "core/layout.h"
-#include "core/outfile.h"
-#include "core/parse.h"
 #include "core/plan.h"
 #include "core/steadystate.h"
 #include "core/worker.h"
@@ -43,24 +41,6 @@ void run_cfg_free(struct run_cfg *cfg)
 	for (unsigned i = 0; i < cfg->nsweeps; i++)
 		free(cfg->sweeps[i].text);
 	memset(cfg, 0, sizeof(*cfg));
-}
-
-unsigned run_cfg_outfile_flags(const struct run_cfg *cfg)
-{
-	int global = -1; /* not given */
-	for (size_t i = 0; i < cfg->globals.n; i++) {
-		const struct opt_kv *kv = &cfg->globals.v[i];
-		bool v;
-		if (!strcmp(kv->name, "allow_mounted_write"))
-			global = !kv->value || (!parse_bool(kv->value, &v) && v);
-	}
-	if (global >= 0)
-		return global ? OUTFILE_ALLOW_BUSY : 0;
-	/* else every job has it (each with its own line) */
-	for (size_t i = 0; i < cfg->njobs; i++)
-		if (!cfg->jobs[i].o.allow_mounted_write)
-			return 0;
-	return cfg->njobs ? OUTFILE_ALLOW_BUSY : 0;
 }
 
 struct job *run_cfg_add_job(struct run_cfg *cfg)

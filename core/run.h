@@ -70,15 +70,16 @@ struct run_cfg {
 	unsigned nfile_names;
 	struct prog_flags prog;    /* --debug, --idle-prof, --eta-newline, --trigger... */
 	const char *profile;       /* --profile=act|tiobench: its jobs are made after the command line */
+	/* The outfile flags (core/outfile.h) of the run's own files (--output, --plot,
+	 * --bandwidth-log, the pid file): OUTFILE_ALLOW_BUSY when allow_mounted_write=1 is a
+	 * global option or every job's (set by main once the command line is read). */
+	unsigned outfile_flags;
 };
 
 /* Add an empty job to cfg; NULL if out of memory. */
 struct job *run_cfg_add_job(struct run_cfg *cfg);
 
 void run_cfg_free(struct run_cfg *cfg);
-/* The outfile flags of the run's own files (--output, --plot, --bandwidth-log):
- * OUTFILE_ALLOW_BUSY when allow_mounted_write=1 is a global option. */
-unsigned run_cfg_outfile_flags(const struct run_cfg *cfg);
 
 struct clone_result {
 	size_t job;              /* index into cfg->jobs */
