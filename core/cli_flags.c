@@ -10,6 +10,7 @@
 #include "core/cli_int.h"
 #include "core/idle.h"
 #include "core/inflate.h"
+#include "core/outfile.h"
 #include "core/parse.h"
 #include "core/selftest.h"
 
@@ -202,8 +203,28 @@ static void debug_options(const struct run_cfg *cfg)
 	}
 }
 
+/* run_cfg.outfile_flags, from the options. */
+static unsigned outfile_flags_of(const struct run_cfg *cfg)
+{
+	int global = -1; /* not given */
+	for (size_t i = 0; i < cfg->globals.n; i++) {
+		const struct opt_kv *kv = &cfg->globals.v[i];
+		bool v;
+		if (!strcmp(kv->name, "allow_mounted_write"))
+			global = !kv->value || (!parse_bool(kv->value, &v) && v);
+	}
+	if (global >= 0)
+		return global ? OUTFILE_ALLOW_BUSY : 0;
+	/* else every job has it (each with its own line) */
+	for (size_t i = 0; i < cfg->njobs; i++)
+		if (!cfg->jobs[i].o.allow_mounted_write)
+			return 0;
+	return cfg->njobs ? OUTFILE_ALLOW_BUSY : 0;
+}
+
 int cli_flags_finish(struct run_cfg *cfg)
 {
+	cfg->outfile_flags = outfile_flags_of(cfg);
 	const struct prog_flags *pf = &cfg->prog;
 	if (pf->trigger_cmd && !prog_trigger_on(pf)) {
 		fprintf(stderr, "iobench: --trigger: give --trigger-file or --trigger-timeout (when to run it)\n");

@@ -13,7 +13,6 @@
 #include "core/idle.h"
 #include "core/options.h"
 #include "core/outfile.h"
-#include "core/parse.h"
 #include "core/prog.h"
 #include "core/run.h"
 #include "core/signals.h"
@@ -480,25 +479,6 @@ static int calibrate_only(void)
 }
 
 /* --merge, --compare, --showcmd: no run. Returns the exit status, or -1 to go on. */
-/* run_cfg.outfile_flags, from the options. */
-static unsigned outfile_flags_of(const struct run_cfg *cfg)
-{
-	int global = -1; /* not given */
-	for (size_t i = 0; i < cfg->globals.n; i++) {
-		const struct opt_kv *kv = &cfg->globals.v[i];
-		bool v;
-		if (!strcmp(kv->name, "allow_mounted_write"))
-			global = !kv->value || (!parse_bool(kv->value, &v) && v);
-	}
-	if (global >= 0)
-		return global ? OUTFILE_ALLOW_BUSY : 0;
-	/* else every job has it (each with its own line) */
-	for (size_t i = 0; i < cfg->njobs; i++)
-		if (!cfg->jobs[i].o.allow_mounted_write)
-			return 0;
-	return cfg->njobs ? OUTFILE_ALLOW_BUSY : 0;
-}
-
 /* --merge and --compare: their document on stdout, or in --output (through the door,
  * kept only when made). The exit status. */
 static int merge_or_compare(const struct run_cfg *cfg)
@@ -565,7 +545,6 @@ static int iobench_main(int argc, char **argv, const struct cluster *cl)
 		status = cr == CLI_EXIT_OK ? 0 : 1;
 		goto out_cfg;
 	}
-	cfg.outfile_flags = outfile_flags_of(&cfg);
 	if (cfg.prog.idle_prof == IDLE_CALIBRATE) { /* fio: the unit of work's time, then exit */
 		status = calibrate_only();
 		goto out_cfg;

@@ -72,7 +72,7 @@ struct run_cfg {
 	const char *profile;       /* --profile=act|tiobench: its jobs are made after the command line */
 	/* The outfile flags (core/outfile.h) of the run's own files (--output, --plot,
 	 * --bandwidth-log, the pid file): OUTFILE_ALLOW_BUSY when allow_mounted_write=1 is a
-	 * global option or every job's (set by main once the command line is read). */
+	 * global option or every job's (set by cli_parse once the command line is read). */
 	unsigned outfile_flags;
 };
 
