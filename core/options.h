@@ -50,6 +50,7 @@ struct option_def {
 	const char *category;
 	const char *syntax;  /* how the value is written, for --cmdhelp (default: from the type) */
 	const char *help;
+	bool secret;         /* a credential (OPT_STR): its value is never printed (core/secret.c) */
 };
 
 /* The core's tables (listed in core/option_table.c), each ended by { NULL }. */
