@@ -550,12 +550,15 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 	return cli_flags_finish(cfg) ? CLI_ERROR : CLI_RUN;
 }
 
+/* One option, a secret's value (or a name that starts with a secret's) OPT_REDACTED. */
 static void print_kv(FILE *out, const struct opt_kv *kv)
 {
+	char name[160];
+	const char *shown = opt_name_shown(kv->name, name, sizeof(name));
 	if (kv->value)
-		fprintf(out, "--%s=%s ", kv->name, kv->value);
+		fprintf(out, "--%s=%s ", shown, opt_value_shown(kv->name, kv->value));
 	else
-		fprintf(out, "--%s ", kv->name);
+		fprintf(out, "--%s ", shown);
 }
 
 void cli_print_showcmd(FILE *out, const struct run_cfg *cfg)
