@@ -411,9 +411,10 @@ static int job_option(const char *key, const struct option_def *def, const char 
 		sys_values_read(&sv);
 		int ret = expr_substitute(val, &sv, def->type != OPT_STR, &expanded);
 		if (ret) {
-			/* A long value is cut short in the message, which stays one line. */
-			fprintf(stderr, "iobench: --%s: cannot evaluate '%.200s%s': %s\n", key, val,
-				strlen(val) > 200 ? "..." : "", expr_why(ret));
+			/* A long value is cut short in the message, which stays one line; a secret's is not shown. */
+			const char *shown = opt_value_shown(def->name, val);
+			fprintf(stderr, "iobench: --%s: cannot evaluate '%.*s%s': %s\n", key, SHOWN(shown),
+				expr_why(ret));
 			return ret;
 		}
 		val = expanded;
@@ -457,7 +458,9 @@ static int job_arg(const char *key, const char *val, int argc, char **argv, int 
 {
 	const struct option_def *def = option_find(key);
 	if (!def) {
-		fprintf(stderr, "iobench: unrecognized option '--%.*s%s'\n", SHOWN(key));
+		char buf[160];
+		const char *shown = opt_name_shown(key, buf, sizeof(buf)); /* "--http_pass:KEY": not the key */
+		fprintf(stderr, "iobench: unrecognized option '--%.*s%s'\n", SHOWN(shown));
 		return -EINVAL;
 	}
 	if (!val && !option_is_flag(def)) {
