@@ -59,8 +59,10 @@ static int parse_formats(const char *v, unsigned *formats)
 static int add_sweep(struct run_cfg *cfg, const char *spec)
 {
 	const char *eq = spec ? strchr(spec, '=') : NULL;
+	char shown[160];
 	if (!eq || eq == spec || !eq[1]) {
-		fprintf(stderr, "iobench: --sweep: '%s' is not OPTION=V1,V2,...\n", spec ? spec : "");
+		fprintf(stderr, "iobench: --sweep: '%s' is not OPTION=V1,V2,...\n",
+			spec ? opt_name_shown(spec, shown, sizeof(shown)) : "");
 		return -EINVAL;
 	}
 	if (cfg->nsweeps >= RUN_SWEEPS_MAX) {
@@ -71,7 +73,13 @@ static int add_sweep(struct run_cfg *cfg, const char *spec)
 	snprintf(sw->name, sizeof(sw->name), "%.*s", (int)(eq - spec), spec);
 	const struct option_def *def = option_find(sw->name);
 	if (!def) {
-		fprintf(stderr, "iobench: --sweep: unknown option '%s'\n", sw->name);
+		fprintf(stderr, "iobench: --sweep: unknown option '%s'\n",
+			opt_name_shown(sw->name, shown, sizeof(shown)));
+		return -EINVAL;
+	}
+	if (option_is_secret(sw->name)) { /* its values would name the points of the report */
+		fprintf(stderr, "iobench: --sweep: %s is a secret (a credential, never printed): it cannot be swept\n",
+			def->name);
 		return -EINVAL;
 	}
 	snprintf(sw->name, sizeof(sw->name), "%s", def->name);
