@@ -1,5 +1,6 @@
-/* Secrets (core/secret.c, issue 24): which options are credentials, and what is printed in
- * their place (a value, a name given with its value glued on, the HTML page's command line). */
+/* Secrets (core/secret.c, issue 24): which options are credentials, what is printed in their
+ * place (a value, a name given with its value glued on, the HTML page's command line), and
+ * the http engine's verbose log (engines/http_log.c), whose credential headers are redacted. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,8 @@
 #include "core/cli.h"
 #include "core/engine.h"
 #include "core/options.h"
+
+int http_log(void *curl, int type, char *data, size_t size, void *out);
 
 static void test_which_are_secret(void **state)
 {
@@ -120,12 +123,52 @@ static void test_command_line(void **state)
 	free(s);
 }
 
+/* What http_log prints for one call of libcurl's debug callback. */
+static char *logged(int type, const char *data)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	char *copy = strdup(data);
+	assert_int_equal(http_log(NULL, type, copy, strlen(copy), f), 0);
+	free(copy);
+	fclose(f);
+	return buf;
+}
+
+static void test_http_log(void **state)
+{
+	char *s = logged(2, "PUT /b/o HTTP/1.1\r\nHost: h:1\r\nAuthorization: Basic YWxpY2U6cHc=\r\n"
+			    "X-Auth-Token: tok123\r\nx-amz-server-side-encryption-customer-key: c2VjcmV0\r\n"
+			    "x-amz-server-side-encryption-customer-key-MD5: bWQ1\r\n"
+			    "authorization: AWS4-HMAC-SHA256 Credential=AKID/x, Signature=ab\r\n\r\n");
+	assert_string_equal(s, "> PUT /b/o HTTP/1.1\n> Host: h:1\n> Authorization: Basic " OPT_REDACTED "\n"
+			       "> X-Auth-Token: " OPT_REDACTED "\n"
+			       "> x-amz-server-side-encryption-customer-key: " OPT_REDACTED "\n"
+			       "> x-amz-server-side-encryption-customer-key-MD5: bWQ1\n"
+			       "> authorization: AWS4-HMAC-SHA256 " OPT_REDACTED "\n");
+	free(s);
+	s = logged(1, "HTTP/1.1 204 No Content\r\n");
+	assert_string_equal(s, "< HTTP/1.1 204 No Content\n");
+	free(s);
+	s = logged(0, "Connected to h\n");
+	assert_string_equal(s, "* Connected to h\n");
+	free(s);
+	s = logged(4, "the body: X-Auth-Token: tok123\n"); /* data is not shown */
+	assert_string_equal(s, "");
+	free(s);
+	s = logged(2, "X-Auth-Token:tok123"); /* no space, no newline */
+	assert_string_equal(s, "> X-Auth-Token: " OPT_REDACTED "\n");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_which_are_secret), cmocka_unit_test(test_secret_rows_are_text),
 		cmocka_unit_test(test_values_shown),	 cmocka_unit_test(test_names_shown),
-		cmocka_unit_test(test_command_line),
+		cmocka_unit_test(test_command_line),	 cmocka_unit_test(test_http_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
