@@ -59,8 +59,10 @@ static int parse_formats(const char *v, unsigned *formats)
 static int add_sweep(struct run_cfg *cfg, const char *spec)
 {
 	const char *eq = spec ? strchr(spec, '=') : NULL;
+	char shown[160];
 	if (!eq || eq == spec || !eq[1]) {
-		fprintf(stderr, "iobench: --sweep: '%s' is not OPTION=V1,V2,...\n", spec ? spec : "");
+		fprintf(stderr, "iobench: --sweep: '%s' is not OPTION=V1,V2,...\n",
+			spec ? opt_name_shown(spec, shown, sizeof(shown)) : "");
 		return -EINVAL;
 	}
 	if (cfg->nsweeps >= RUN_SWEEPS_MAX) {
@@ -71,7 +73,13 @@ static int add_sweep(struct run_cfg *cfg, const char *spec)
 	snprintf(sw->name, sizeof(sw->name), "%.*s", (int)(eq - spec), spec);
 	const struct option_def *def = option_find(sw->name);
 	if (!def) {
-		fprintf(stderr, "iobench: --sweep: unknown option '%s'\n", sw->name);
+		fprintf(stderr, "iobench: --sweep: unknown option '%s'\n",
+			opt_name_shown(sw->name, shown, sizeof(shown)));
+		return -EINVAL;
+	}
+	if (option_is_secret(sw->name)) { /* its values would name the points of the report */
+		fprintf(stderr, "iobench: --sweep: %s is a secret (a credential, never printed): it cannot be swept\n",
+			def->name);
 		return -EINVAL;
 	}
 	snprintf(sw->name, sizeof(sw->name), "%s", def->name);
@@ -413,9 +421,10 @@ static int job_option(const char *key, const struct option_def *def, const char 
 		sys_values_read(&sv);
 		int ret = expr_substitute(val, &sv, def->type != OPT_STR, &expanded);
 		if (ret) {
-			/* A long value is cut short in the message, which stays one line. */
-			fprintf(stderr, "iobench: --%s: cannot evaluate '%.200s%s': %s\n", key, val,
-				strlen(val) > 200 ? "..." : "", expr_why(ret));
+			/* A long value is cut short in the message, which stays one line; a secret's is not shown. */
+			const char *shown = opt_value_shown(def->name, val);
+			fprintf(stderr, "iobench: --%s: cannot evaluate '%.*s%s': %s\n", key, SHOWN(shown),
+				expr_why(ret));
 			return ret;
 		}
 		val = expanded;
@@ -459,7 +468,9 @@ static int job_arg(const char *key, const char *val, int argc, char **argv, int 
 {
 	const struct option_def *def = option_find(key);
 	if (!def) {
-		fprintf(stderr, "iobench: unrecognized option '--%.*s%s'\n", SHOWN(key));
+		char buf[160];
+		const char *shown = opt_name_shown(key, buf, sizeof(buf)); /* "--http_pass:KEY": not the key */
+		fprintf(stderr, "iobench: unrecognized option '--%.*s%s'\n", SHOWN(shown));
 		return -EINVAL;
 	}
 	if (!val && !option_is_flag(def)) {
@@ -552,12 +563,15 @@ enum cli_result cli_parse(int argc, char **argv, struct run_cfg *cfg, FILE *out)
 	return cli_flags_finish(cfg) ? CLI_ERROR : CLI_RUN;
 }
 
+/* One option, a secret's value (or a name that starts with a secret's) OPT_REDACTED. */
 static void print_kv(FILE *out, const struct opt_kv *kv)
 {
+	char name[160];
+	const char *shown = opt_name_shown(kv->name, name, sizeof(name));
 	if (kv->value)
-		fprintf(out, "--%s=%s ", kv->name, kv->value);
+		fprintf(out, "--%s=%s ", shown, opt_value_shown(kv->name, kv->value));
 	else
-		fprintf(out, "--%s ", kv->name);
+		fprintf(out, "--%s ", shown);
 }
 
 void cli_print_showcmd(FILE *out, const struct run_cfg *cfg)

@@ -189,17 +189,23 @@ int flag_remote(const struct flag_call *c)
 	return -ENOTSUP;
 }
 
+static void debug_option(const struct opt_kv *kv)
+{
+	char name[160];
+	const char *v = opt_value_shown(kv->name, kv->value); /* a secret's: OPT_REDACTED */
+	debug_print(DBG_PARSE, "handle_option=%s, ptr=%s\n", opt_name_shown(kv->name, name, sizeof(name)), v ? v : "");
+}
+
 /* --debug=parse: every option as given, command line and job files, in order. */
 static void debug_options(const struct run_cfg *cfg)
 {
 	const struct opt_list *g = &cfg->globals;
 	for (size_t i = 0; i < g->n; i++)
-		debug_print(DBG_PARSE, "handle_option=%s, ptr=%s\n", g->v[i].name, g->v[i].value ? g->v[i].value : "");
+		debug_option(&g->v[i]);
 	for (size_t j = 0; j < cfg->njobs; j++) {
 		const struct opt_list *l = &cfg->jobs[j].given;
 		for (size_t i = 0; i < l->n; i++)
-			debug_print(DBG_PARSE, "handle_option=%s, ptr=%s\n", l->v[i].name,
-				    l->v[i].value ? l->v[i].value : "");
+			debug_option(&l->v[i]);
 	}
 }
 

@@ -101,7 +101,7 @@ static const struct option_def *job_option(const struct job *job, const struct o
 		*base = job->eng_opts;
 		return def;
 	}
-	char what[400], engines[256] = "";
+	char what[400], engines[256] = "", shown[160];
 	const struct engine_ops *e;
 	/* The engines iobench carries out first; fio's others (sg, xnvme...) when none has it. */
 	for (int absent = 0; absent < 2 && !engines[0]; absent++)
@@ -112,8 +112,8 @@ static const struct option_def *job_option(const struct job *job, const struct o
 	if (engines[0])
 		snprintf(what, sizeof(what), "option '%.200s' is for the %s engine, not %s", kv->name, engines,
 			 job->ops->name);
-	else
-		snprintf(what, sizeof(what), "unknown option '%.200s'", kv->name);
+	else /* "http_pass KEY" (a space for '='): the key is not shown */
+		snprintf(what, sizeof(what), "unknown option '%.200s'", opt_name_shown(kv->name, shown, sizeof(shown)));
 	report(kv, jobname, what, "");
 	return NULL;
 }

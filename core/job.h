@@ -42,6 +42,22 @@ int opt_list_add(struct opt_list *l, const char *name, const char *value, const 
 int opt_list_copy(struct opt_list *dst, const struct opt_list *src);
 void opt_list_free(struct opt_list *l);
 
+/* Secrets (core/secret.c): options that carry credentials (http_pass, http_s3_key...) are
+ * marked in their tables; their values are never printed (reports, --debug, --showcmd,
+ * errors, the HTML page's command line): OPT_REDACTED stands in their place. */
+#define OPT_REDACTED "<redacted>"
+/* Is name (or an alias) a secret option of the core's or of any engine's table? */
+bool option_is_secret(const char *name);
+/* The secret options' names and aliases (at most max of them into names): how many there are.
+ * For a reader that asks of many names (a document's option maps). */
+size_t option_secret_names(const char **names, size_t max);
+/* What to print for an option's value: OPT_REDACTED for a secret's (NULL stays NULL). */
+const char *opt_value_shown(const char *name, const char *value);
+/* What to print for a name that was not recognized: when it starts with a secret option's
+ * name and a character no name has ("http_pass:KEY", a job file's "http_pass KEY"), that name
+ * and the character, then OPT_REDACTED, in buf; else name itself. */
+const char *opt_name_shown(const char *name, char *buf, size_t len);
+
 #define BSSPLIT_MAX 64
 #define DIST_ZONES_MAX 256
 #define PATTERN_MAX 512

@@ -14,6 +14,7 @@
 #include "core/cli.h"
 #include "core/expr.h"
 #include "core/options.h"
+#include "core/parse.h"
 
 #define MAX_LINE 8192                /* characters in a line, the newline not counted */
 #define MAX_INCLUDE_DEPTH 16
@@ -173,8 +174,9 @@ static int jf_value(struct jf_state *st, const char *file, int lineno, const cha
 	const struct option_def *def = option_find(key);
 	ret = expr_substitute(env, &st->sys, !def || def->type != OPT_STR, out);
 	if (ret) {
-		fprintf(stderr, "iobench: %s:%d: %s: cannot evaluate '%.200s%s': %s\n", file, lineno, key, val,
-			strlen(val) > 200 ? "..." : "", expr_why(ret));
+		const char *shown = opt_value_shown(key, val); /* a secret's value is not shown */
+		fprintf(stderr, "iobench: %s:%d: %s: cannot evaluate '%.*s%s': %s\n", file, lineno, key, SHOWN(shown),
+			expr_why(ret));
 		return -EINVAL;
 	}
 	return 0;
@@ -244,7 +246,9 @@ static int jf_option(struct jf_state *st, const char *file, char *line, int line
 	if (!eq && !strncmp(key, "include", 7) && isspace((unsigned char)key[7]))
 		return jf_include(st, file, lineno, trim(key + 8));
 	if (!st->in_section) {
-		fprintf(stderr, "iobench: %s:%d: option '%s' outside of any [section]\n", file, lineno, key);
+		char shown[160];
+		fprintf(stderr, "iobench: %s:%d: option '%s' outside of any [section]\n", file, lineno,
+			opt_name_shown(key, shown, sizeof(shown)));
 		return -EINVAL;
 	}
 	if (st->skipping)

@@ -103,20 +103,6 @@ struct sweep_point {
 	struct sweep_collect *col;
 };
 
-static char *command_line(int argc, char **argv)
-{
-	size_t len = 1;
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	char *s = calloc(1, len);
-	for (int i = 0; s && i < argc; i++) {
-		strcat(s, argv[i]);
-		if (i + 1 < argc)
-			strcat(s, " ");
-	}
-	return s;
-}
-
 /* A point of the sweep chart: x = the first swept value, series = the others. */
 static void collect_point(struct sweep_collect *col, const struct sweep_point *sp, const struct run_results *r)
 {
@@ -573,7 +559,7 @@ static int iobench_main(int argc, char **argv, const struct cluster *cl)
 		status = close_report(&cfg, &of, false, 1);
 		goto out_cfg;
 	}
-	char *cmdline = command_line(argc, argv);
+	char *cmdline = secret_command_line(argc, argv); /* the HTML page's: secrets redacted */
 	bool reported = false;
 	if (cfg.nsweeps && !cfg.parse_only) {
 		status = run_sweep(argc, argv, &cfg, &of, cmdline, &reported);

@@ -238,6 +238,9 @@ static void engines_with(const char *name, char *buf, size_t len)
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "", e->name);
 }
 
+/* What --cmdhelp, docs/options.md and the man page say of a secret option. */
+#define SECRET_NOTE(r) "a credential, never printed (reports, --debug, --showcmd and errors show " r ")"
+
 static void print_one(FILE *out, const struct option_def *d)
 {
 	char engines[512];
@@ -248,6 +251,8 @@ static void print_one(FILE *out, const struct option_def *d)
 	fprintf(out, "%20s: %s\n", "default", d->def ? d->def : d->type == OPT_TRIBOOL ? "not given" : "no default");
 	if ((d->type == OPT_UINT || d->type == OPT_INT || d->type == OPT_U64) && d->max)
 		fprintf(out, "%20s: min=%lld, max=%lld\n", "range", (long long)d->min, (long long)d->max);
+	if (d->secret)
+		fprintf(out, "%20s: %s\n", "secret", SECRET_NOTE(OPT_REDACTED));
 	engines_with(d->name, engines, sizeof(engines));
 	if (engines[0] && !option_find_core(d->name))
 		fprintf(out, "%20s: %s\n", "engines", engines);
@@ -346,6 +351,8 @@ static void md_row(FILE *out, const struct option_def *d)
 	md_cell(out, d->def);
 	fprintf(out, " | ");
 	md_cell(out, d->help);
+	if (d->secret)
+		fprintf(out, ". Secret: %s", SECRET_NOTE("`" OPT_REDACTED "`"));
 	fprintf(out, " |\n");
 }
 
@@ -384,10 +391,15 @@ static void tsv_row(FILE *out, const char *scope, const struct option_def *d)
 	char words[512] = "";
 	for (const struct choice *c = d->choices; c && c->word; c++)
 		snprintf(words + strlen(words), sizeof(words) - strlen(words), "%s%s", words[0] ? "," : "", c->word);
-	fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s%s%s\t%s\n", scope, d->name, type_text(d), d->def ? d->def : "", words,
-		d->effects & OPT_EFFECT_OUTPUT ? "output" : "",
-		(d->effects & OPT_EFFECT_OUTPUT) && (d->effects & OPT_EFFECT_CHANGES) ? "," : "",
-		d->effects & OPT_EFFECT_CHANGES ? "changes" : "", d->syntax ? d->syntax : "");
+	char eff[64] = "";
+	if (d->effects & OPT_EFFECT_OUTPUT)
+		strcat(eff, ",output");
+	if (d->effects & OPT_EFFECT_CHANGES)
+		strcat(eff, ",changes");
+	if (d->secret)
+		strcat(eff, ",secret");
+	fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", scope, d->name, type_text(d), d->def ? d->def : "", words,
+		eff + (eff[0] == ','), d->syntax ? d->syntax : "");
 }
 
 void options_print_tsv(FILE *out)
@@ -419,6 +431,8 @@ void options_print_man_jobs(FILE *out)
 		for (const struct option_def *d = e->options; d && d->name; d++) {
 			fprintf(out, ".TP\n.BI %s \"\\fR=\\fP%s\"\n%s (engine %s).", d->name,
 				value_text(d, words, sizeof(words)), d->help, e->name);
+			if (d->secret)
+				fprintf(out, " Secret: %s.", SECRET_NOTE(OPT_REDACTED));
 			if (d->def)
 				fprintf(out, " Default: %s.", d->def);
 			fprintf(out, "\n");

@@ -60,6 +60,7 @@ struct option_def {
 	const char *syntax;  /* how the value is written, for --cmdhelp (default: from the type) */
 	const char *help;
 	unsigned effects;    /* OPT_EFFECT_*: what the option can do outside the run */
+	bool secret;         /* a credential (OPT_STR): its value is never printed (core/secret.c) */
 };
 
 /* The core's tables (listed in core/option_table.c), each ended by { NULL }. */

@@ -63,7 +63,8 @@ static const struct option_def *row_of(const char *name, const struct engine_ops
 }
 
 /* The options as given, named as fio prints them: the row's name for an alias
- * (readwrite= is "rw", blocksize= "bs", timeout= "runtime"), as kubestr and fio-plot read.
+ * (readwrite= is "rw", blocksize= "bs", timeout= "runtime"), as kubestr and fio-plot read;
+ * a secret option's value is OPT_REDACTED (the report never holds it).
  * An engine's own options from a job file come after the others, as fio parses them once
  * the section's engine is loaded (uri= in [global] is printed last); the command line's
  * stay where they are, as in fio. */
@@ -76,7 +77,8 @@ static int fio_names(struct opt_list *dst, const struct opt_list *src, const str
 			bool late = kv->file && d && !option_find_core(kv->name);
 			if (late != (pass == 1))
 				continue;
-			int ret = opt_list_add(dst, d ? d->name : kv->name, kv->value, kv->file, kv->line);
+			const char *name = d ? d->name : kv->name; /* a secret's value: OPT_REDACTED */
+			int ret = opt_list_add(dst, name, opt_value_shown(name, kv->value), kv->file, kv->line);
 			if (ret)
 				return ret;
 		}

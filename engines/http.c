@@ -5,7 +5,10 @@
  * trim finds what a write of the same offset and bs made; the URL is
  * http(s)://http_host/OBJECT (for S3: path style, the file's first component is the bucket).
  * S3 requests are signed with AWS SigV4 (engines/http_s3.c, OpenSSL); WebDAV uses HTTP basic
- * authentication with http_user/http_pass; Swift sends http_swift_auth_token.
+ * authentication with http_user/http_pass; Swift sends http_swift_auth_token. The credentials
+ * (http_pass, http_s3_key, http_s3_sse_customer_key, http_swift_auth_token) are secret rows,
+ * never printed; http_verbose's libcurl log goes through engines/http_log.c, which redacts the
+ * headers that carry them.
  * One request at a time per job (as fio: scale with numjobs), over a kept-alive connection.
  * Every response's status is checked: anything but 2xx is an I/O error (403 is EACCES, 404
  * ENOENT...), its status and S3 error code named in the job's error line.
@@ -64,7 +67,7 @@ static const struct option_def http_options[] = {
 	{ .name = "http_user", .type = OPT_STR, .offset = OFFS(user), .size = SZ(user),
 	  .help = "Username for HTTP (basic) authentication" },
 	{ .name = "http_pass", .type = OPT_STR, .offset = OFFS(pass), .size = SZ(pass),
-	  .help = "Password for HTTP (basic) authentication" },
+	  .secret = true, .help = "Password for HTTP (basic) authentication" },
 	{ .name = "https", .type = OPT_CHOICE, .offset = OFFS(https), .choices = https_choices, .def = "off",
 	  .help = "Use HTTPS instead of HTTP" },
 	{ .name = "http_mode", .type = OPT_CHOICE, .offset = OFFS(mode), .choices = mode_choices, .def = "webdav",
@@ -72,17 +75,18 @@ static const struct option_def http_options[] = {
 	{ .name = "http_s3_region", .type = OPT_STR, .offset = OFFS(s3_region), .size = SZ(s3_region),
 	  .def = "us-east-1", .help = "The S3 region/zone string" },
 	{ .name = "http_s3_key", .type = OPT_STR, .offset = OFFS(s3_key), .size = SZ(s3_key),
-	  .help = "The S3 secret key" },
+	  .secret = true, .help = "The S3 secret key" },
 	{ .name = "http_s3_keyid", .type = OPT_STR, .offset = OFFS(s3_keyid), .size = SZ(s3_keyid),
 	  .help = "The S3 key/access id" },
 	{ .name = "http_s3_sse_customer_key", .type = OPT_STR, .offset = OFFS(sse_key), .size = SZ(sse_key),
+	  .secret = true,
 	  .help = "The encryption customer key of S3 server-side encryption (SSE-C; 32 bytes for AES256)" },
 	{ .name = "http_s3_sse_customer_algorithm", .type = OPT_STR, .offset = OFFS(sse_alg), .size = SZ(sse_alg),
 	  .def = "AES256", .help = "The encryption customer algorithm of SSE-C" },
 	{ .name = "http_s3_storage_class", .type = OPT_STR, .offset = OFFS(storage_class), .size = SZ(storage_class),
 	  .help = "The S3 storage class objects are written to (default: the bucket's, STANDARD)" },
 	{ .name = "http_swift_auth_token", .type = OPT_STR, .offset = OFFS(swift_token), .size = SZ(swift_token),
-	  .help = "The Swift auth token (openstack token issue)" },
+	  .secret = true, .help = "The Swift auth token (openstack token issue)" },
 	{ .name = "http_verbose", .type = OPT_UINT, .offset = OFFS(verbose), .def = "0", .min = 0, .max = 2,
 	  .help = "1: libcurl's verbose log on stderr; 2: also one line per request" },
 	{ NULL },
@@ -106,6 +110,8 @@ int http_s3_sign(const char *method, const char *uri, const char *const *names, 
 		 unsigned n, const char *amzdate, const char *region, const char *keyid, const char *key, char *auth,
 		 size_t len);
 int http_s3_sse(const char *key, char *b64key, size_t keylen, char *b64md5, size_t md5len);
+/* engines/http_log.c */
+int http_log(void *curl, int type, char *data, size_t size, void *out);
 
 /* libcurl's ABI (curl/curl.h of 7.x, Debian's libcurl4-openssl-dev is not needed). */
 typedef void CURL;
@@ -117,7 +123,8 @@ struct curl_slist {
 enum {
 	C_URL = 10002, C_WRITEDATA = 10001, C_READDATA = 10009, C_ERRORBUFFER = 10010, C_HTTPHEADER = 10023,
 	C_CUSTOMREQUEST = 10036, C_XFERINFODATA = 10057, C_USERNAME = 10173, C_PASSWORD = 10174,
-	C_WRITEFUNCTION = 20011, C_READFUNCTION = 20012, C_XFERINFOFUNCTION = 20219,
+	C_WRITEFUNCTION = 20011, C_READFUNCTION = 20012, C_XFERINFOFUNCTION = 20219, C_DEBUGFUNCTION = 20094,
+	C_DEBUGDATA = 10095,
 	C_INFILESIZE_LARGE = 30115, C_LOW_SPEED_LIMIT = 19, C_LOW_SPEED_TIME = 20, C_VERBOSE = 41,
 	C_NOPROGRESS = 43, C_UPLOAD = 46, C_SSL_VERIFYPEER = 64, C_CONNECTTIMEOUT = 78, C_HTTPGET = 80,
 	C_SSL_VERIFYHOST = 81, C_NOSIGNAL = 99, C_HTTPAUTH = 107, C_TCP_NODELAY = 121, C_CONNECT_ONLY = 141,
@@ -509,6 +516,10 @@ static int prepare(struct http_data *d, struct io_unit *u, const char *method)
 	a->curl_easy_setopt(h, C_WRITEFUNCTION, on_write);
 	a->curl_easy_setopt(h, C_WRITEDATA, d);
 	a->curl_easy_setopt(h, C_VERBOSE, ho->verbose ? 1L : 0L);
+	if (ho->verbose) { /* libcurl's log on stderr, credentials redacted */
+		a->curl_easy_setopt(h, C_DEBUGFUNCTION, http_log);
+		a->curl_easy_setopt(h, C_DEBUGDATA, stderr);
+	}
 	set_tls(a, h, ho);
 	if (ho->mode == MODE_WEBDAV && (ho->user[0] || ho->pass[0])) {
 		a->curl_easy_setopt(h, C_HTTPAUTH, (long)CURLAUTH_BASIC);

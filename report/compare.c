@@ -240,6 +240,54 @@ static void parse_error(const char *what, const char *path, const char *text, si
 		fprintf(stderr, "iobench: %s: '%s' is not valid JSON (line %zu)\n", what, path, line);
 }
 
+/* The secret options' names (a list of them, not a lookup per key: a result may hold
+ * 100,000 jobs' options). */
+struct secrets {
+	const char *names[64];
+	size_t n; /* more than names holds: each key is looked up */
+};
+
+static bool is_secret(const struct secrets *s, const char *name)
+{
+	if (s->n > sizeof(s->names) / sizeof(s->names[0]))
+		return option_is_secret(name);
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->names[i], name))
+			return true;
+	return false;
+}
+
+/* An option map of a result read (fio prints secrets in them): each secret option's value,
+ * whatever its type, becomes OPT_REDACTED, so no document read is printed with one. */
+static void redact_map(const struct secrets *s, cJSON *map)
+{
+	if (!cJSON_IsObject(map))
+		return;
+	for (cJSON *e = map->child, *next; e; e = next) {
+		next = e->next;
+		if (!e->string || !is_secret(s, e->string))
+			continue;
+		cJSON *r = cJSON_CreateString(OPT_REDACTED);
+		if (!r) { /* no memory: the option goes */
+			cJSON_Delete(cJSON_DetachItemViaPointer(map, e));
+			continue;
+		}
+		r->string = e->string; /* the key moves to its new value (a duplicate key's too) */
+		e->string = NULL;
+		cJSON_ReplaceItemViaPointer(map, e, r);
+	}
+}
+
+static void redact_options(cJSON *doc)
+{
+	struct secrets s;
+	cJSON *job;
+	s.n = option_secret_names(s.names, sizeof(s.names) / sizeof(s.names[0]));
+	redact_map(&s, cJSON_GetObjectItemCaseSensitive(doc, "global options"));
+	cJSON_ArrayForEach(job, cJSON_GetObjectItemCaseSensitive(doc, "jobs"))
+		redact_map(&s, cJSON_GetObjectItemCaseSensitive(job, "job options"));
+}
+
 cJSON *json_load_result(const char *path, const char *what)
 {
 	char *buf = NULL;
@@ -268,6 +316,7 @@ cJSON *json_load_result(const char *path, const char *what)
 		cJSON_Delete(doc);
 		return NULL;
 	}
+	redact_options(doc);
 	return doc;
 }
 

@@ -19,7 +19,8 @@ void json_print_string(FILE *out, const char *s);
 
 /* Read a fio JSON result (text before the document, as fio prints notes, is skipped):
  * a regular file or a pipe of at most JSON_INPUT_MAX bytes, whose "jobs" is an array.
- * NULL after one line on stderr naming the file. */
+ * Secret options' values in its "global options" and jobs' "job options" are replaced by
+ * OPT_REDACTED. NULL after one line on stderr naming the file. */
 cJSON *json_load_result(const char *path, const char *what);
 
 /* Where a value read from an input sits, for the one line that refuses it. */

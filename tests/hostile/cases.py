@@ -1086,3 +1086,141 @@ case('s24-kill-output', SG, 'kill -9 during a run with --output=r.json: the old 
      ['iobench', '--output=r.json'] + LONG + [JSON], setup=[dict(file='r.json', content='OLD\n')],
      signals=[('KILL', 500)], exit=137, stdout='empty', err_lines=0, timeout=8,
      check=lambda ctx: unchanged('r.json', 'OLD\n')(ctx) or only_files('r.json')(ctx))
+
+# ====================================================================== Issue 24: secrets
+# The credential options (http_pass, http_s3_key, http_s3_sse_customer_key,
+# http_swift_auth_token) are never printed: not in a report, --debug, --showcmd, the HTML
+# page's command line, an error message or a document --merge writes. No case needs a server:
+# a job whose [global] engine is http and whose own is null inherits the http options without
+# using them (fio's rule), and the run's report still lists them under "global options".
+SC = 'secrets'
+SECRET = 'hostile-Sec9Kq2Zp'  # what each case hides; inputs that hold it are under {O}
+HTTP_GLOBALS = ['--ioengine=http', '--http_pass=' + SECRET, '--http_s3_key', SECRET,
+                '--http_s3_sse_customer_key=' + SECRET, '--http_swift_auth_token=' + SECRET]
+NULL_JOB = ['--name=j', '--ioengine=null', '--size=1m']
+
+
+def no_secret(secret=SECRET):
+    """Neither stdout, stderr nor any file under the scratch dir holds the secret."""
+    def check(ctx):
+        b = secret.encode()
+        where = [w for w, text in (('stdout', ctx.stdout), ('stderr', ctx.stderr_raw.encode())) if b in text]
+        for root, _, files in os.walk(ctx.S):
+            for n in files:
+                with open(os.path.join(root, n), 'rb') as f:
+                    if b in f.read():
+                        where.append(os.path.relpath(os.path.join(root, n), ctx.S))
+        return 'the secret is printed in %s' % ', '.join(where) if where else None
+    return check
+
+
+def all_checks(*checks):
+    def check(ctx):
+        for c in checks:
+            bad = c(ctx)
+            if bad:
+                return bad
+        return None
+    return check
+
+
+def redacted_in(key, *names):
+    """doc[key] (or each job's when key is 'job options') holds each name, "<redacted>"."""
+    def check(doc):
+        maps = [j.get(key, {}) for j in doc.get('jobs', doc.get('client_stats', []))
+                if j.get('jobname') != 'All clients'] if key == 'job options' else [doc.get(key, {})]
+        for m in maps:
+            for n in names:
+                if m.get(n) != '<redacted>':
+                    return '%s.%s is %r, wanted "<redacted>"' % (key, n, m.get(n))
+        return None
+    return check
+
+
+def secret_result(ctx, path):
+    """A fio JSON result whose option maps hold the secret as fio prints it, and as a hostile
+    document might: a number, an object, an array, a key given twice."""
+    write_result(ctx, path)
+    with open(ctx.path(path)) as f:
+        text = f.read()
+    opts = ('"job options": {"http_pass": "%s", "http_s3_key": "%s", "http_s3_key": "x%s", '
+            '"http_swift_auth_token": {"t": "%s"}, "http_s3_sse_customer_key": ["%s"], "bs": "4k"}, '
+            % ((SECRET,) * 5))
+    text = text.replace('{"jobname": "j", ', '{"jobname": "j", ' + opts, 1)
+    text = text.replace('{"fio version": "fio-3.33", ', '{"fio version": "fio-3.33", "global options": '
+                        '{"http_pass": "%s"}, ' % SECRET, 1)
+    with open(ctx.path(path), 'w') as f:
+        f.write(text)
+
+
+case('sec-json-globals', SC, 'the four credential options given on the command line (--opt=KEY and --opt KEY) '
+     'in the globals of a null job: JSON "global options" keep each key, "<redacted>" (fio prints the values)',
+     ['iobench'] + HTTP_GLOBALS + NULL_JOB + [JSON], exit=0, stdout='json', err_lines=0,
+     json_check=redacted_in('global options', 'http_pass', 'http_s3_key', 'http_s3_sse_customer_key',
+                            'http_swift_auth_token'), check=no_secret())
+case('sec-jsonplus-jobfile-env', SC, 'a job file whose [global] takes them from ${VAR} and an include: json+, '
+     'normal, terse and csv to stdout and --output: no secret anywhere',
+     ['iobench', '--output-format=json+,normal,terse,csv', '--output=report.txt', '{O}/j.fio'],
+     setup=[dict(file='{O}/j.fio', content='[global]\nioengine=http\nhttp_pass=${IOB_SECRET}\n'
+                 'include secrets.inc\n[j]\nioengine=null\nsize=1m\n'),
+            dict(file='{O}/secrets.inc', content='http_s3_key=%s\nhttp_swift_auth_token=${IOB_SECRET}\n' % SECRET)],
+     env={'IOB_SECRET': SECRET}, exit=0, stdout='empty', err_lines=0,
+     check=all_checks(no_secret(), present('report.txt')))
+case('sec-html-argv', SC, 'the HTML page (--output=FILE.html): its command line shows --http_pass=<redacted> and '
+     '--http_s3_key <redacted> (the value in the next argument); --plot too',
+     ['iobench', '--output=r.html', '--plot=c.svg'] + HTTP_GLOBALS + NULL_JOB, exit=0, stdout='empty', err_lines=0,
+     check=all_checks(no_secret(), lambda ctx: None if b'--http_s3_key &lt;redacted&gt;' in
+                      open(ctx.path('r.html'), 'rb').read() else 'r.html does not show --http_s3_key <redacted>'))
+case('sec-debug-all', SC, '--debug=all with a run: every line (parse, job, file, io...) free of the secret; '
+     'handle_option=http_pass, ptr=<redacted>',
+     ['iobench', '--debug=all'] + HTTP_GLOBALS + NULL_JOB + [JSON], exit=0, stdout='json', err_max_bytes=1 << 22,
+     err=r'^parse +\d+ +handle_option=http_pass, ptr=<redacted>$', err_lines=100000, check=no_secret())
+case('sec-showcmd', SC, '--showcmd of a job file holding the secrets (and a line "http_pass KEY" that is no option): '
+     'each value <redacted>',
+     ['iobench', '--showcmd', '{O}/s.fio'],
+     setup=[dict(file='{O}/s.fio', content='[s]\nioengine=http\nhttp_pass=%s\nhttp_s3_key %s\n' % (SECRET, SECRET))],
+     exit=0, stdout='nonempty', out_re=r'--http_pass=<redacted> --http_s3_key <redacted>', check=no_secret())
+case('sec-binary-value', SC, 'a secret of bytes that are not UTF-8 (and control characters) in the globals: the '
+     'JSON stays valid and says "<redacted>"',
+     ['iobench', '--ioengine=http', b'--http_pass=\xff\xfe\x01\x1b[31m' + SECRET.encode() + b'\xc3'] + NULL_JOB +
+     [JSON],
+     exit=0, stdout='json', err_lines=0, json_check=redacted_in('global options', 'http_pass'), check=no_secret())
+case('sec-merge-fio', SC, '--merge of a fio result that holds secrets (a string, an object, an array, a '
+     'key given twice): each job\'s "job options" keep the keys, "<redacted>"',
+     ['iobench', '--merge', '{O}/fio.json', '{O}/fio.json'],
+     setup=[dict(gen=lambda ctx: secret_result(ctx, '{O}/fio.json'))],
+     exit=0, stdout='json', err_lines=0,
+     json_check=redacted_in('job options', 'http_pass', 'http_s3_key', 'http_swift_auth_token',
+                            'http_s3_sse_customer_key'), check=no_secret())
+case('sec-compare-fio', SC, '--compare of that result with itself, as JSON: nothing of its options is printed',
+     ['iobench', '--compare', '{O}/fio.json', '{O}/fio.json', JSON],
+     setup=[dict(gen=lambda ctx: secret_result(ctx, '{O}/fio.json'))], exit=0, stdout='json', err_lines=0,
+     check=no_secret())
+case('sec-sweep', SC, '--sweep over a secret option: refused in one line naming the option, not its values '
+     '(they would name the sweep\'s points in every format)',
+     ['iobench', '--sweep=http_s3_key=%s,x%s' % (SECRET, SECRET)] + NULL_JOB,
+     err=names('sweep', 'http_s3_key', 'secret'),
+     check=no_secret())
+case('sec-too-long', SC, 'a 100,000-byte http_pass ending in the secret: refused in one line (too long), the value '
+     'not echoed',
+     ['iobench', '--name=j', '--ioengine=http', '--size=16k', '--http_pass=' + 'k' * 100000 + SECRET],
+     err=names('http_pass', 'too long'), err_max_bytes=300, check=no_secret())
+case('sec-space-jobfile', SC, 'a job file line "http_swift_auth_token KEY" (a space for "="): an unknown option, '
+     'named without what follows the name',
+     ['iobench', '{O}/sp.fio'],
+     setup=[dict(file='{O}/sp.fio', content='[j]\nioengine=http\nsize=16k\nhttp_swift_auth_token %s\n' % SECRET)],
+     err=names('unknown option', 'http_swift_auth_token <redacted>'), check=no_secret())
+case('sec-colon-argv', SC, '--http_s3_key:KEY on the command line: unrecognized, named without the key',
+     ['iobench', '--name=j', '--ioengine=http', '--http_s3_key:' + SECRET], err=names('unrecognized', '<redacted>'),
+     check=no_secret())
+case('sec-arith-env', SC, 'a ${VAR} whose value makes the arithmetic fail ("($ncpus+KEY"): refused naming file, '
+     'line and option, the value <redacted>',
+     ['iobench', '--parse-only', '{O}/ar.fio'],
+     setup=[dict(file='{O}/ar.fio', content='[j]\nioengine=http\nsize=16k\nhttp_s3_key=${IOB_SECRET}\n')],
+     env={'IOB_SECRET': '($ncpus+' + SECRET}, err=names(r'ar\.fio:4', 'http_s3_key', '<redacted>'),
+     check=no_secret())
+case('sec-verbose-closed-port', SC, 'http_verbose=1 against a closed port, Swift token given: one line naming '
+     'http_host (or libcurl when it is missing), no token',
+     ['iobench', '--name=j', '--ioengine=http', '--http_host=127.0.0.1:1', '--http_mode=swift', '--size=16k',
+      '--http_swift_auth_token=' + SECRET, '--http_verbose=1', JSON],
+     err=names('http_host|libcurl'), stdout='json-or-empty', check=no_secret())
