@@ -115,17 +115,35 @@ static int check_combination(const struct job *job)
 	return why ? -EINVAL : 0;
 }
 
+/* A file that is missing or empty, or starts as fio's I/O logs do. */
+static bool is_iolog(const char *path)
+{
+	char head[20] = "";
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT;
+	size_t n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	return n == 0 || !strncmp(head, "fio version ", 12);
+}
+
 /* write_iolog: its file can be opened to append to (it is created, as fio does). */
 static int check_write_log(const struct job_opts *o, const struct run_cfg *cfg)
 {
 	if (!o->iolog.write[0] || cfg->parse_only)
 		return 0;
 	char why[600];
+	if ((cfg->readonly || o->readonly) && !is_iolog(o->iolog.write)) {
+		/* appended to as fio does: under --readonly only a log's own file, never a job's data */
+		fprintf(stderr, "iobench: job '%s': write_iolog: '%s' exists and is not an I/O log, and --readonly is "
+				"set\n", o->name, o->iolog.write);
+		return -EROFS;
+	}
 	int fd = outfile_open_raw(o->iolog.write, O_WRONLY | O_CREAT | O_APPEND, 0644,
 				  o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, why, sizeof(why));
 	if (fd < 0) {
 		fprintf(stderr, "iobench: job '%s': write_iolog: cannot open '%s': %s\n", o->name, o->iolog.write, why);
-		return -errno;
+		return fd;
 	}
 	close(fd);
 	return 0;

@@ -85,6 +85,27 @@ static int daemon_child(const char *pidfile, unsigned flags, int wfd)
 	return err ? -err : 0;
 }
 
+/* The pid a pid file holds (digits, a newline), or -1 when it holds anything else; 0 when
+ * there is no such file. */
+static long pidfile_pid(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISREG(st.st_mode) || st.st_size > 24)
+		return -1;
+	FILE *f = fopen(path, "re");
+	char buf[32] = "", end = 0;
+	long pid = -1;
+	if (f && fgets(buf, sizeof(buf), f) && sscanf(buf, "%ld%c", &pid, &end) >= 1 && (!end || end == '\n'))
+		pid = pid > 0 ? pid : -1;
+	else
+		pid = st.st_size ? -1 : 0; /* an empty file: nothing to lose */
+	if (f)
+		fclose(f);
+	return pid;
+}
+
 int prog_daemonize(const struct run_cfg *cfg)
 {
 	const char *pidfile = cfg->prog.daemonize;
@@ -96,6 +117,10 @@ int prog_daemonize(const struct run_cfg *cfg)
 		fprintf(stderr, "iobench: --daemonize: stdout is a terminal the background run would lose; give "
 				"--output=FILE (or redirect stdout)\n");
 		return -EINVAL;
+	}
+	if (pidfile_pid(pidfile) < 0) { /* a job's data, a report: never replaced by a pid, nor removed */
+		fprintf(stderr, "iobench: --daemonize: '%s' exists and is not a pid file: not overwritten\n", pidfile);
+		return -EEXIST;
 	}
 	int p[2];
 	if (pipe(p) < 0) {
@@ -126,6 +151,7 @@ int prog_daemonize(const struct run_cfg *cfg)
 
 void prog_daemon_end(const struct run_cfg *cfg)
 {
-	if (cfg->prog.daemonize)
+	/* only our own pid file: another run may have taken the name since */
+	if (cfg->prog.daemonize && pidfile_pid(cfg->prog.daemonize) == (long)getpid())
 		unlink(cfg->prog.daemonize);
 }

@@ -157,6 +157,11 @@ def main():
                       ['--unlink_each_loop=1', '--loops=3'], ['--nrfiles=3'], ['--size=1m']):
             extra = ['--ioengine=' + e] + combo
             jobs.append((' '.join(extra), extra, False, None))
+    # Program flags that name a file: never the job's data under --readonly.
+    for combo in (['--daemonize=data', '--output=o.json'], ['--trigger-file=data', '--time_based', '--runtime=1'],
+                  ['--write_iolog=data'], ['--write_iolog=other'], ['--output=data'], ['--plot=data'],
+                  ['--write_bw_log=data', '--per_job_logs=0'], ['--bandwidth-log']):
+        jobs.append((' '.join(combo), combo, True, None))
     # Two at a time, each in its own scratch directory.
     slots = queue.Queue()
     for i in range(2):
