@@ -569,7 +569,7 @@ static void print_kv(FILE *out, const struct opt_kv *kv)
 	char name[160];
 	const char *shown = opt_name_shown(kv->name, name, sizeof(name));
 	if (kv->value)
-		fprintf(out, "--%s=%s ", shown, opt_value_shown(kv->name, kv->value));
+		fprintf(out, "--%s=%s ", shown, opt_value_shown_any(kv->name, kv->value));
 	else
 		fprintf(out, "--%s ", shown);
 }

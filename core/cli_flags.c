@@ -192,7 +192,7 @@ int flag_remote(const struct flag_call *c)
 static void debug_option(const struct opt_kv *kv)
 {
 	char name[160];
-	const char *v = opt_value_shown(kv->name, kv->value); /* a secret's: OPT_REDACTED */
+	const char *v = opt_value_shown_any(kv->name, kv->value); /* a secret's, an unknown name's: OPT_REDACTED */
 	debug_print(DBG_PARSE, "handle_option=%s, ptr=%s\n", opt_name_shown(kv->name, name, sizeof(name)), v ? v : "");
 }
 

@@ -53,6 +53,10 @@ bool option_is_secret(const char *name);
 size_t option_secret_names(const char **names, size_t max);
 /* What to print for an option's value: OPT_REDACTED for a secret's (NULL stays NULL). */
 const char *opt_value_shown(const char *name, const char *value);
+/* The same where name may be no option at all (--debug=parse, --showcmd print options
+ * before they are resolved): an unknown name's value is OPT_REDACTED too, since a
+ * mistyped secret ("HTTP_PASS", "http_passwd") is still a secret. */
+const char *opt_value_shown_any(const char *name, const char *value);
 /* What to print for a name that was not recognized: when it starts with a secret option's
  * name and a character no name has ("http_pass:KEY", a job file's "http_pass KEY"), that name
  * and the character, then OPT_REDACTED, in buf; else name itself. */

@@ -67,6 +67,11 @@ const char *opt_value_shown(const char *name, const char *value)
 	return value && option_is_secret(name) ? OPT_REDACTED : value;
 }
 
+const char *opt_value_shown_any(const char *name, const char *value)
+{
+	return value && (option_is_secret(name) || !option_find(name)) ? OPT_REDACTED : value;
+}
+
 /* Does text start with word and then a character that no option name holds? */
 static bool starts_with_name(const char *text, const char *word)
 {

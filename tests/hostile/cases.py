@@ -1210,6 +1210,15 @@ case('sec-space-jobfile', SC, 'a job file line "http_swift_auth_token KEY" (a sp
      ['iobench', '{O}/sp.fio'],
      setup=[dict(file='{O}/sp.fio', content='[j]\nioengine=http\nsize=16k\nhttp_swift_auth_token %s\n' % SECRET)],
      err=names('unknown option', 'http_swift_auth_token <redacted>'), check=no_secret())
+case('sec-typo-debug', SC, 'a job file with mistyped secret names (HTTP_PASS=KEY, http_passwd=KEY) under --parse-only '
+     '--debug=parse: the debug lines show <redacted> for a name that is no option (the review found the value printed)',
+     ['iobench', '--parse-only', '--debug=parse', '{O}/ty.fio'],
+     setup=[dict(file='{O}/ty.fio', content='[j]\nioengine=http\nHTTP_PASS=%s\nhttp_passwd=%s\n' % (SECRET, SECRET))],
+     exit=1, stdout='any', err=r'handle_option=HTTP_PASS, ptr=<redacted>', err_lines=20, check=no_secret())
+case('sec-typo-showcmd', SC, '--showcmd of that job file: the mistyped names\' values are <redacted>',
+     ['iobench', '--showcmd', '{O}/ty.fio'],
+     setup=[dict(file='{O}/ty.fio', content='[j]\nioengine=http\nHTTP_PASS=%s\nhttp_passwd=%s\n' % (SECRET, SECRET))],
+     exit=(0, 1), stdout='any', err_lines=2, check=no_secret())
 case('sec-colon-argv', SC, '--http_s3_key:KEY on the command line: unrecognized, named without the key',
      ['iobench', '--name=j', '--ioengine=http', '--http_s3_key:' + SECRET], err=names('unrecognized', '<redacted>'),
      check=no_secret())
