@@ -14,6 +14,7 @@
 
 #include "core/files.h"
 #include "core/outfile.h"
+#include "core/signals.h"
 
 void engine_make_parents(const char *path)
 {
@@ -177,6 +178,11 @@ int engine_open_output(struct engine_ctx *ctx, const char *path, int oflags, mod
 {
 	return outfile_open_raw(path, oflags, mode, ctx->opts->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, ctx->why,
 				sizeof(ctx->why));
+}
+
+void engine_child_sigdefault(sigset_t *set)
+{
+	signals_child_defaults(set);
 }
 
 const char *engine_file_path(const struct engine_ctx *ctx, unsigned i)

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
@@ -230,6 +231,9 @@ void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx);
  * donor), opened through the core's door (core/outfile.h: the write guard, unless
  * allow_mounted_write=1) with O_CLOEXEC added: a descriptor, or -errno with ctx->why. */
 int engine_open_output(struct engine_ctx *ctx, const char *path, int oflags, mode_t mode);
+/* The signals a program an engine starts gets back to their defaults (core/signals.h's
+ * signals_child_defaults: not those ignored when iobench started, as under nohup). */
+void engine_child_sigdefault(sigset_t *set);
 /* The path of the clone's file i (i < ctx->nr_fds), as planned: the string open_file was given. */
 const char *engine_file_path(const struct engine_ctx *ctx, unsigned i);
 int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,

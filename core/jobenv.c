@@ -23,6 +23,7 @@
 #include "core/env.h"
 #include "core/worker_int.h"
 #include "core/outfile.h"
+#include "core/signals.h"
 
 #ifndef F_SET_RW_HINT
 #define F_SET_RW_HINT 1036
@@ -235,10 +236,7 @@ static int run_command(const struct wstate *s, const char *cmd, const char *what
 	posix_spawnattr_init(&at);
 	sigset_t none, dfl;
 	sigemptyset(&none);
-	sigemptyset(&dfl);
-	for (int sig = 1; sig < 32; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaddset(&dfl, sig);
+	signals_child_defaults(&dfl);
 	posix_spawnattr_setsigmask(&at, &none); /* the worker blocks the run's signals: not the command */
 	posix_spawnattr_setsigdefault(&at, &dfl);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);

@@ -17,6 +17,7 @@
 #include "core/debug.h"
 #include "core/outfile.h"
 #include "core/run.h"
+#include "core/signals.h"
 
 extern char **environ;
 
@@ -268,7 +269,7 @@ static int run_trigger_cmd(const char *cmd)
 	posix_spawnattr_t attr;
 	sigset_t none, all;
 	sigemptyset(&none);
-	sigfillset(&all);
+	signals_child_defaults(&all);
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setsigdefault(&attr, &all);
@@ -303,7 +304,8 @@ static void trigger_fire(struct run_ctx *rc, const char *why)
 	fprintf(stderr, "iobench: trigger: %s; write state saved in %s, the jobs stop%s\n", why,
 		pf->aux_path ? pf->aux_path : "the current directory", pf->trigger_cmd ? ", running the command" : "");
 	int bad = write_states(rc);
-	if (pf->trigger_file && unlink(pf->trigger_file) < 0 && errno != ENOENT) {
+	/* --readonly: the trigger file stays (it may be anything; nothing is removed) */
+	if (pf->trigger_file && !rc->cfg->readonly && unlink(pf->trigger_file) < 0 && errno != ENOENT) {
 		fprintf(stderr, "iobench: --trigger-file: cannot remove '%s': %s\n", pf->trigger_file, strerror(errno));
 		bad = 1;
 	}

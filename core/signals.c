@@ -49,6 +49,18 @@ void signals_init(void)
 	signal(SIGXFSZ, SIG_IGN); /* RLIMIT_FSIZE: the write fails with EFBIG and is reported */
 }
 
+void signals_child_defaults(sigset_t *set)
+{
+	sigemptyset(set);
+	for (int sig = 1; sig < 32; sig++) {
+		struct sigaction old;
+		bool kept = (sig == SIGHUP || sig == SIGINT || sig == SIGQUIT) && sigaction(sig, NULL, &old) == 0 &&
+			    old.sa_handler == SIG_IGN;
+		if (sig != SIGKILL && sig != SIGSTOP && !kept)
+			sigaddset(set, sig);
+	}
+}
+
 void signals_block(void)
 {
 	sigset_t set;

@@ -9,6 +9,7 @@
 #ifndef IOBENCH_SIGNALS_H
 #define IOBENCH_SIGNALS_H
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -35,6 +36,11 @@ void signals_block(void);
 /* Start the watcher. 0 or -errno. */
 int signals_start(struct signal_watch *sw, atomic_bool *stop, atomic_int *interrupted,
 		  atomic_bool *status_request);
+/* The signals a command iobench starts (exec_prerun, --trigger, the exec engine) gets back
+ * to their defaults (posix_spawnattr_setsigdefault): all but SIGKILL and SIGSTOP, and but
+ * SIGHUP, SIGINT and SIGQUIT where they were ignored when iobench started (nohup, a
+ * background job of a script): the command keeps ignoring them, as system(3)'s would. */
+void signals_child_defaults(sigset_t *set);
 /* The results are being written from now on: a further signal ends the process. */
 void signals_reporting(struct signal_watch *sw);
 void signals_stop(struct signal_watch *sw);

@@ -225,7 +225,7 @@ static int exec_start(struct engine_ctx *ctx)
 	posix_spawnattr_t attr;
 	sigset_t none, all;
 	sigemptyset(&none);
-	sigfillset(&all);
+	engine_child_sigdefault(&all);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setsigmask(&attr, &none);
