@@ -229,6 +229,27 @@ static void log_path(char *out, size_t len, const char *prefix, const char *jobn
 		snprintf(out, len, "%s_%s.log", p, kind);
 }
 
+int perflogs_guard(const struct job_opts *o, unsigned index)
+{
+	static const char *const kinds[] = { "bw", "iops", "slat", "clat", "lat", "clat_hist" };
+	const char *prefixes[] = { o->bw_log, o->iops_log, o->lat_log, o->lat_log, o->lat_log, o->hist_log };
+	unsigned flags = o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		char path[PATH_MAX + 64], why[600];
+		if (!prefixes[k][0])
+			continue;
+		log_path(path, sizeof(path), prefixes[k], o->name, kinds[k], o, index);
+		if (o->io.log_store_compressed && k < LOG_KINDS)
+			strncat(path, ".fz", sizeof(path) - strlen(path) - 1);
+		int ret = outfile_guard(path, flags, why, sizeof(why));
+		if (ret) {
+			fprintf(stderr, "iobench: job '%s': cannot write log '%s': %s\n", o->name, path, why);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index)
 {
 	static const char *const kinds[LOG_KINDS] = { "bw", "iops", "slat", "clat", "lat" };

@@ -80,6 +80,9 @@ int perflogs_tick(struct perflogs *pl, uint64_t t_ms, const struct hist *const c
 		  const uint64_t *bs);
 /* Write the logs: prefixes from the options, index = the job's number (1..N). */
 int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index);
+/* Before the run: may the clone's logs (log index index) be written where they go (the
+ * write guard, core/outfile.h)? 0, or -errno after a line naming the log and why. */
+int perflogs_guard(const struct job_opts *o, unsigned index);
 void perflogs_free(struct perflogs *pl);
 
 /* core/perflog_z.c: pack the oldest chunk of l into a zlib stream of fio's samples; write the

@@ -118,6 +118,11 @@ int prog_daemonize(const struct run_cfg *cfg)
 				"--output=FILE (or redirect stdout)\n");
 		return -EINVAL;
 	}
+	char why[600];
+	if (outfile_guard(pidfile, cfg->outfile_flags, why, sizeof(why))) {
+		fprintf(stderr, "iobench: --daemonize: cannot write '%s': %s\n", pidfile, why);
+		return -EBUSY;
+	}
 	if (pidfile_pid(pidfile) < 0) { /* a job's data, a report: never replaced by a pid, nor removed */
 		fprintf(stderr, "iobench: --daemonize: '%s' exists and is not a pid file: not overwritten\n", pidfile);
 		return -EEXIST;

@@ -17,6 +17,7 @@
 #include "core/guard.h"
 #include "core/iolog.h"
 #include "core/layout.h"
+#include "core/perflog.h"
 #include "core/plan.h"
 #include "core/steadystate.h"
 #include "core/worker.h"
@@ -204,7 +205,8 @@ static int plan_all(struct run_ctx *rc)
 			bool held = job->groupid > 0 && !job->iologs && job->o.nrfiles >= PLAN_HELD_MIN;
 			if (c->plan_later || held != (pass == 0))
 				continue;
-			if (plan_clone(rc->cfg, c))
+			if (plan_clone(rc->cfg, c) ||
+			    perflogs_guard(&job->o, cluster_rank(rc->cfg->cluster) * (unsigned)rc->nclones + (unsigned)i + 1))
 				return -EINVAL;
 			if (held) {
 				plan_clone_disks(rc, c);
