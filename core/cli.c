@@ -10,6 +10,7 @@
 
 #include "core/cli_int.h"
 #include "core/expr.h"
+#include "core/nomem.h"
 #include "core/parse.h"
 #include "core/options.h"
 #include "core/profile.h"
@@ -34,7 +35,7 @@ static int parse_formats(const char *v, unsigned *formats)
 	char *buf = strdup(v);
 	unsigned f = 0;
 	if (!buf)
-		return -ENOMEM;
+		return nomem(NULL, "list of --output-format", strlen(v) + 1);
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned bit = format_bit(tok);
@@ -426,6 +427,12 @@ static int job_option(const char *key, const struct option_def *def, const char 
 		if (!ret)
 			ret = opt_list_add(&cfg->globals, key, val, NULL, 0);
 	}
+	if (ret == -ENOMEM) {
+		char what[128];
+		snprintf(what, sizeof(what), "option --%.64s%s", key, job ? "" : " (a global one)");
+		/* A job on the command line starts with its --name (the first of its options). */
+		nomem(!job ? NULL : job->given.n ? job->given.v[0].value : val, what, opt_list_bytes(key, val));
+	}
 	free(expanded);
 	return ret;
 }
@@ -472,7 +479,7 @@ static int job_arg(const char *key, const char *val, int argc, char **argv, int 
 			fprintf(stderr, "iobench: --name: too many jobs (%d at most)\n", MAX_JOBS);
 			return -E2BIG;
 		}
-		*job = run_cfg_add_job(cfg);
+		*job = run_cfg_add_job(cfg, val);
 		if (!*job)
 			return -ENOMEM;
 		(*job)->file_index = nfiles;

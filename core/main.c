@@ -11,6 +11,7 @@
 #include "core/cli.h"
 #include "core/debug.h"
 #include "core/idle.h"
+#include "core/nomem.h"
 #include "core/options.h"
 #include "core/outfile.h"
 #include "core/prog.h"
@@ -177,8 +178,11 @@ static int apply_sweep(struct run_cfg *cfg, const struct sweep_point *sp)
 {
 	for (size_t j = 0; sp && j < cfg->njobs; j++)
 		for (unsigned k = 0; k < cfg->nsweeps; k++)
-			if (opt_list_add(&cfg->jobs[j].given, cfg->sweeps[k].name, sp->values[k], NULL, 0))
-				return -ENOMEM;
+			if (opt_list_add(&cfg->jobs[j].given, cfg->sweeps[k].name, sp->values[k], NULL, 0)) {
+				const struct job *job = &cfg->jobs[j]; /* named by its section or its --name */
+				return nomem(job->o.name[0] ? job->o.name : job->given.v[0].value, "swept option",
+					     opt_list_bytes(cfg->sweeps[k].name, sp->values[k]));
+			}
 	return 0;
 }
 

@@ -72,8 +72,8 @@ struct run_cfg {
 	const char *profile;       /* --profile=act|tiobench: its jobs are made after the command line */
 };
 
-/* Add an empty job to cfg; NULL if out of memory. */
-struct job *run_cfg_add_job(struct run_cfg *cfg);
+/* Add an empty job (named name, for the message) to cfg; NULL after a line if out of memory. */
+struct job *run_cfg_add_job(struct run_cfg *cfg, const char *name);
 
 void run_cfg_free(struct run_cfg *cfg);
 
