@@ -56,42 +56,6 @@ static int parse_formats(const char *v, unsigned *formats)
 	return 0;
 }
 
-/* --sweep=OPTION=V1,V2,...: a job option and its values. */
-static int add_sweep(struct run_cfg *cfg, const char *spec)
-{
-	const char *eq = spec ? strchr(spec, '=') : NULL;
-	if (!eq || eq == spec || !eq[1]) {
-		fprintf(stderr, "iobench: --sweep: '%s' is not OPTION=V1,V2,...\n", spec ? spec : "");
-		return -EINVAL;
-	}
-	if (cfg->nsweeps >= RUN_SWEEPS_MAX) {
-		fprintf(stderr, "iobench: --sweep: %d sweeps at most\n", RUN_SWEEPS_MAX);
-		return -E2BIG;
-	}
-	struct sweep *sw = &cfg->sweeps[cfg->nsweeps];
-	snprintf(sw->name, sizeof(sw->name), "%.*s", (int)(eq - spec), spec);
-	const struct option_def *def = option_find(sw->name);
-	if (!def) {
-		fprintf(stderr, "iobench: --sweep: unknown option '%s'\n", sw->name);
-		return -EINVAL;
-	}
-	snprintf(sw->name, sizeof(sw->name), "%s", def->name);
-	sw->text = strdup(eq + 1);
-	if (!sw->text)
-		return -ENOMEM;
-	char *save = NULL;
-	for (char *t = strtok_r(sw->text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (sw->nvalues >= SWEEP_VALUES_MAX) {
-			fprintf(stderr, "iobench: --sweep=%s: %d values at most\n", sw->name, SWEEP_VALUES_MAX);
-			return -E2BIG;
-		}
-		sw->values[sw->nvalues++] = t;
-	}
-	cfg->sweep_names[cfg->nsweeps] = sw->name;
-	cfg->nsweeps++;
-	return 0;
-}
-
 /* The program's own flags (not a job's): one table, from which the parser, --help and the
  * man page's PROGRAM OPTIONS come. -x and --x are the same; so are a name and its alias. */
 
@@ -146,12 +110,6 @@ static int flag_status_interval(const struct flag_call *c)
 	}
 	c->cfg->status_interval_ms = us / 1000;
 	return FLAG_NEXT;
-}
-
-static int flag_sweep(const struct flag_call *c)
-{
-	int ret = add_sweep(c->cfg, c->val);
-	return ret ? ret : FLAG_NEXT;
 }
 
 static int flag_plot(const struct flag_call *c)

@@ -31,6 +31,7 @@ enum output_format {
 /* What the command line and job files said. */
 #define RUN_SWEEPS_MAX 8
 #define SWEEP_VALUES_MAX 64
+#define SWEEP_RUNS_MAX 4096 /* combinations of all the --sweep values */
 
 struct sweep {
 	char name[64];

@@ -428,3 +428,33 @@ int report_json(FILE *out, const struct run_results *r, bool plus)
 	fflush(out);
 	return ferror(out) ? -EIO : 0;
 }
+
+int report_json_sweep_point(FILE *out, bool first, unsigned n, const char *const *names, const char *const *values,
+			    const struct run_results *r, bool plus, int status, const char *why)
+{
+	fputs(first ? "    {\n      \"values\" : {" : ",\n    {\n      \"values\" : {", out);
+	for (unsigned k = 0; k < n; k++) {
+		fputs(k ? ", " : " ", out);
+		json_print_string(out, names[k]);
+		fputs(" : ", out);
+		json_print_string(out, values[k]);
+	}
+	fputs(" }", out);
+	if (status) {
+		fprintf(out, ",\n      \"exit_status\" : %d", status);
+		if (!r || (why && why[0])) {
+			fputs(",\n      \"error\" : ", out);
+			json_print_string(out, why && why[0] ? why : "it could not be prepared (no message)");
+		}
+	}
+	int ret = 0;
+	if (r) {
+		fputs(",\n      \"result\" : ", out);
+		ret = report_json(out, r, plus);
+		fputs("    }", out);
+	} else {
+		fputs("\n    }", out);
+	}
+	fflush(out);
+	return ret ? ret : ferror(out) ? -EIO : 0;
+}

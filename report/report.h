@@ -61,6 +61,11 @@ void report_terse(FILE *out, const struct run_results *r, unsigned version);
 
 /* JSON (plus: with json+ histogram bins). 0 or -errno. */
 int report_json(FILE *out, const struct run_results *r, bool plus);
+/* One member of a --sweep's JSON document (first: no comma before it): the point's values
+ * (n names and values), its results (r NULL: it did not run), and when it failed (status:
+ * its exit status, not 0) why, the line it printed. 0 or -errno. */
+int report_json_sweep_point(FILE *out, bool first, unsigned n, const char *const *names, const char *const *values,
+			    const struct run_results *r, bool plus, int status, const char *why);
 
 /* ---- helpers shared by the printers (report/units.c) ---- */
 
