@@ -262,22 +262,6 @@ static void print_indent(FILE *out, int depth)
 		fputs("  ", out);
 }
 
-/* The length of the valid UTF-8 sequence at p (a byte >= 0x80 first), 0 if there is
- * none: no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629). */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned char c = p[0];
-	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-	unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
-	unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
-	if (!n || p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 /* As cJSON's printer for valid UTF-8 (fio's shapes stay the same): '"' and '\\' escaped,
  * \b \f \n \r \t, other control characters as \u00XX. A byte that is not part of a valid
  * UTF-8 sequence is written as \u00XX too, so the output is always valid JSON. */

@@ -75,8 +75,14 @@ enum num_unit { UNIT_NONE, UNIT_BYTE, UNIT_BYTE_PER_SEC, UNIT_BIT_PER_SEC };
  * and a decimal part where room is left, as fio prints sizes and rates: "31.8MiB". */
 char *fmt_num(char *buf, size_t len, uint64_t num, int maxlen, bool iec, enum num_unit unit);
 
-/* Text for XML/HTML: < > & " escaped. */
+/* Text for XML/HTML: < > & " ' escaped; what XML 1.0 cannot hold replaced (C0 controls but
+ * tab, newline and carriage return by their control pictures, C1 controls, U+FFFE, U+FFFF
+ * and bytes that are not UTF-8 by U+FFFD), so the page or chart always parses. */
 void xml_escape(FILE *out, const char *s);
+
+/* The length of the valid UTF-8 sequence at p (a byte >= 0x80 first), 0 if there is none:
+ * no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629). */
+size_t utf8_len(const unsigned char *p);
 
 /* ctime() text without the newline: "Mon Nov 30 13:21:20 2026". */
 void fmt_time(char *buf, size_t len, time_t t);
