@@ -51,19 +51,28 @@ timeout 20 "$IOBENCH" --name=j --ioengine=null --size=8191.999999999999999999p -
 check "size=8191.999999999999999999p (just below 2^63) is taken" sh -c "[ $? -eq 0 ] && [ ! -s err.txt ]"
 
 # ---- 5. out of memory while setting up: one line naming what and for which job ----
-# 65536 clones need 18 GiB of statistics: with 1 GB of address space the set-up fails.
-sh -c 'ulimit -v 1000000 && exec "$@"' sh "$IOBENCH" --name=many --ioengine=null --size=1m --numjobs=65536 \
-	--output-format=json >oom.out 2>oom.err
+# 65536 clones need 18 GiB of statistics: with 1 GB of address space the set-up fails. ASan
+# reserves terabytes of shadow memory (no ulimit -v for it): there allocations past 4 MiB
+# fail instead, the 14 MiB table of the clones first (the run's, no job's), and ASan's own
+# warning lines (==N==) are not counted.
+if nm -D "$IOBENCH" 2>/dev/null | grep -q __asan_init; then
+	limited() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=4" "$@"; }
+	WHAT="table of the clones" JOB=""
+else
+	limited() { sh -c 'ulimit -v 1000000 && exec "$@"' sh "$@"; }
+	WHAT="statistics of a clone" JOB="job 'many': "
+fi
+limited "$IOBENCH" --name=many --ioengine=null --size=1m --numjobs=65536 --output-format=json >oom.out 2>oom.all
 rc=$?
-check "numjobs=65536 under ulimit -v 1000000: exit 1, nothing on stdout (it was exit 1 and nothing at all)" \
-	sh -c "[ $rc -eq 1 ] && [ ! -s oom.out ]"
-check "... and one line: job 'many': out of memory: cannot allocate ... for the statistics of a clone" \
-	sh -c "[ \$(wc -l <oom.err) -eq 1 ] && grep -q \"^iobench: job 'many': out of memory: cannot allocate 2[0-9.]* KiB ([0-9]* bytes) for the statistics of a clone\$\" oom.err"
+grep -v '^==' oom.all >oom.err
+check "numjobs=65536 out of memory: exit 1, nothing on stdout" sh -c "[ $rc -eq 1 ] && [ ! -s oom.out ]"
+check "... and one line: ${JOB}out of memory: cannot allocate ... for the $WHAT (it said nothing)" \
+	sh -c "[ \$(wc -l <oom.err) -eq 1 ] && grep -q \"^iobench: ${JOB}out of memory: cannot allocate [0-9.]* [KM]iB ([0-9]* bytes) for the $WHAT\" oom.err"
 sed 's/^/#   /' oom.err | head -3
 # The same in a job file: the job is named by its section.
 printf '[global]\nioengine=null\nsize=1m\n[lots]\nnumjobs=65536\n' >many.fio
-sh -c 'ulimit -v 1000000 && exec "$@"' sh "$IOBENCH" many.fio --output-format=terse >oom.out 2>oom.err
+limited "$IOBENCH" many.fio --output-format=terse >oom.out 2>oom.all
 rc=$?
-check "a job file's job of 65536 clones under ulimit -v: exit 1, one line naming job 'lots'" \
-	sh -c "[ $rc -eq 1 ] && [ ! -s oom.out ] && [ \$(wc -l <oom.err) -eq 1 ] && grep -q \"job 'lots': out of memory: cannot allocate\" oom.err"
-
+grep -v '^==' oom.all >oom.err
+check "a job file's job of 65536 clones out of memory: exit 1, one line${JOB:+ naming job 'lots'}" \
+	sh -c "[ $rc -eq 1 ] && [ ! -s oom.out ] && [ \$(wc -l <oom.err) -eq 1 ] && grep -q \"${JOB:+job 'lots': }out of memory: cannot allocate\" oom.err"
