@@ -10,6 +10,7 @@
 
 #include "core/cli_int.h"
 #include "core/expr.h"
+#include "core/nomem.h"
 #include "core/parse.h"
 #include "core/options.h"
 #include "core/profile.h"
@@ -34,7 +35,7 @@ static int parse_formats(const char *v, unsigned *formats)
 	char *buf = strdup(v);
 	unsigned f = 0;
 	if (!buf)
-		return -ENOMEM;
+		return nomem(NULL, "list of --output-format", strlen(v) + 1);
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned bit = format_bit(tok);
@@ -52,50 +53,6 @@ static int parse_formats(const char *v, unsigned *formats)
 		return -EINVAL;
 	}
 	*formats = f;
-	return 0;
-}
-
-/* --sweep=OPTION=V1,V2,...: a job option and its values. */
-static int add_sweep(struct run_cfg *cfg, const char *spec)
-{
-	const char *eq = spec ? strchr(spec, '=') : NULL;
-	char shown[160];
-	if (!eq || eq == spec || !eq[1]) {
-		fprintf(stderr, "iobench: --sweep: '%s' is not OPTION=V1,V2,...\n",
-			spec ? opt_name_shown(spec, shown, sizeof(shown)) : "");
-		return -EINVAL;
-	}
-	if (cfg->nsweeps >= RUN_SWEEPS_MAX) {
-		fprintf(stderr, "iobench: --sweep: %d sweeps at most\n", RUN_SWEEPS_MAX);
-		return -E2BIG;
-	}
-	struct sweep *sw = &cfg->sweeps[cfg->nsweeps];
-	snprintf(sw->name, sizeof(sw->name), "%.*s", (int)(eq - spec), spec);
-	const struct option_def *def = option_find(sw->name);
-	if (!def) {
-		fprintf(stderr, "iobench: --sweep: unknown option '%s'\n",
-			opt_name_shown(sw->name, shown, sizeof(shown)));
-		return -EINVAL;
-	}
-	if (option_is_secret(sw->name)) { /* its values would name the points of the report */
-		fprintf(stderr, "iobench: --sweep: %s is a secret (a credential, never printed): it cannot be swept\n",
-			def->name);
-		return -EINVAL;
-	}
-	snprintf(sw->name, sizeof(sw->name), "%s", def->name);
-	sw->text = strdup(eq + 1);
-	if (!sw->text)
-		return -ENOMEM;
-	char *save = NULL;
-	for (char *t = strtok_r(sw->text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (sw->nvalues >= SWEEP_VALUES_MAX) {
-			fprintf(stderr, "iobench: --sweep=%s: %d values at most\n", sw->name, SWEEP_VALUES_MAX);
-			return -E2BIG;
-		}
-		sw->values[sw->nvalues++] = t;
-	}
-	cfg->sweep_names[cfg->nsweeps] = sw->name;
-	cfg->nsweeps++;
 	return 0;
 }
 
@@ -153,12 +110,6 @@ static int flag_status_interval(const struct flag_call *c)
 	}
 	c->cfg->status_interval_ms = us / 1000;
 	return FLAG_NEXT;
-}
-
-static int flag_sweep(const struct flag_call *c)
-{
-	int ret = add_sweep(c->cfg, c->val);
-	return ret ? ret : FLAG_NEXT;
 }
 
 static int flag_plot(const struct flag_call *c)
@@ -437,6 +388,12 @@ static int job_option(const char *key, const struct option_def *def, const char 
 		if (!ret)
 			ret = opt_list_add(&cfg->globals, key, val, NULL, 0);
 	}
+	if (ret == -ENOMEM) {
+		char what[128];
+		snprintf(what, sizeof(what), "option --%.64s%s", key, job ? "" : " (a global one)");
+		/* A job on the command line starts with its --name (the first of its options). */
+		nomem(!job ? NULL : job->given.n ? job->given.v[0].value : val, what, opt_list_bytes(key, val));
+	}
 	free(expanded);
 	return ret;
 }
@@ -485,7 +442,7 @@ static int job_arg(const char *key, const char *val, int argc, char **argv, int 
 			fprintf(stderr, "iobench: --name: too many jobs (%d at most)\n", MAX_JOBS);
 			return -E2BIG;
 		}
-		*job = run_cfg_add_job(cfg);
+		*job = run_cfg_add_job(cfg, val);
 		if (!*job)
 			return -ENOMEM;
 		(*job)->file_index = nfiles;

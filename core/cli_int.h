@@ -74,5 +74,7 @@ int flag_profile(const struct flag_call *c);
 int cli_flags_finish(struct run_cfg *cfg);
 /* --client, --server, --remote-config, --trigger-remote: fio's network protocol. */
 int flag_remote(const struct flag_call *c);
+/* core/cli_sweep.c: --sweep. */
+int flag_sweep(const struct flag_call *c);
 
 #endif

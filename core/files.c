@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/nomem.h"
 #include "core/rand.h"
 
 int files_target_size(const char *path, uint64_t *bytes)
@@ -203,7 +204,9 @@ static int plan_names(const struct job_opts *o, unsigned clone, struct file_plan
 				ret = add_file(plan, o->directory, name);
 		}
 	}
-	if (ret)
+	if (ret == -ENOMEM)
+		nomem(o->name, "names of its files", (uint64_t)plan->cap * sizeof(*plan->files) + NAMES_CHUNK);
+	else if (ret)
 		fprintf(stderr, "iobench: job '%s': filename: %s\n", o->name,
 			ret == -ENAMETOOLONG ? "path is too long" : strerror(-ret));
 	return ret;

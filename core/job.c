@@ -9,6 +9,7 @@
 
 #include "core/engine.h"
 #include "core/iolog.h"
+#include "core/nomem.h"
 #include "core/options.h"
 #include "core/zone.h"
 
@@ -184,8 +185,11 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 	options_defaults(o);
 	free(job->eng_opts);
 	job->eng_opts = calloc(1, job->ops->options_size ? job->ops->options_size : 1);
-	if (!job->eng_opts)
-		return -ENOMEM;
+	if (!job->eng_opts) {
+		char what[96];
+		snprintf(what, sizeof(what), "options of engine %s", job->ops->name);
+		return nomem(name, what, job->ops->options_size ? job->ops->options_size : 1);
+	}
 	options_defaults_at(o, job->eng_opts, job->ops->options);
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	/* The engine in force where the globals were given. */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/opts_io.h"
 #include "core/compat_opts.h"
@@ -39,6 +40,11 @@ struct opt_list {
 };
 
 int opt_list_add(struct opt_list *l, const char *name, const char *value, const char *file, int line);
+/* What one entry takes (for the message when opt_list_add is out of memory). */
+static inline size_t opt_list_bytes(const char *name, const char *value)
+{
+	return sizeof(struct opt_kv) + strlen(name) + 1 + (value ? strlen(value) + 1 : 0);
+}
 int opt_list_copy(struct opt_list *dst, const struct opt_list *src);
 void opt_list_free(struct opt_list *l);
 

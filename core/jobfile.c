@@ -13,6 +13,7 @@
 
 #include "core/cli.h"
 #include "core/expr.h"
+#include "core/nomem.h"
 #include "core/options.h"
 #include "core/parse.h"
 
@@ -139,7 +140,7 @@ static int jf_section(struct jf_state *st, const char *file, char *line, int lin
 			file, lineno, MAX_OPTS);
 		return -E2BIG;
 	}
-	struct job *job = run_cfg_add_job(st->cfg);
+	struct job *job = run_cfg_add_job(st->cfg, name);
 	if (!job)
 		return -ENOMEM;
 	snprintf(job->o.name, sizeof(job->o.name), "%s", name);
@@ -147,7 +148,8 @@ static int jf_section(struct jf_state *st, const char *file, char *line, int lin
 	job->line = lineno;
 	job->file_index = st->file_index;
 	st->job = job;
-	return opt_list_copy(&job->inherit, &st->globals);
+	int ret = opt_list_copy(&job->inherit, &st->globals);
+	return ret == -ENOMEM ? nomem(name, "[global] options it inherits", st->globals.n * sizeof(struct opt_kv)) : ret;
 }
 
 /* ${VAR}, then the reserved keywords and arithmetic; *out is malloc'd. */
@@ -231,7 +233,13 @@ static int jf_add(struct jf_state *st, struct opt_list *l, const char *file, int
 			file, lineno, MAX_OPTS);
 		return -E2BIG;
 	}
-	return opt_list_add(l, key, val, file, lineno);
+	int ret = opt_list_add(l, key, val, file, lineno);
+	if (ret == -ENOMEM) {
+		char what[200];
+		snprintf(what, sizeof(what), "option %.64s= (%.100s:%d)", key, file, lineno);
+		nomem(st->job && l == &st->job->given ? st->job->o.name : NULL, what, opt_list_bytes(key, val));
+	}
+	return ret;
 }
 
 static int jf_option(struct jf_state *st, const char *file, char *line, int lineno)
@@ -273,7 +281,8 @@ static int jf_option(struct jf_state *st, const char *file, char *line, int line
 	return ret;
 }
 
-/* Keep the name for messages (opt_kv.file points into it). NULL when out of room. */
+/* Keep the name for messages (opt_kv.file points into it). NULL after a line when out of
+ * room or memory. */
 static const char *keep_name(struct run_cfg *cfg, const char *label)
 {
 	if (cfg->nfile_names >= sizeof(cfg->file_names) / sizeof(cfg->file_names[0])) {
@@ -283,6 +292,8 @@ static const char *keep_name(struct run_cfg *cfg, const char *label)
 	char *name = strdup(label);
 	if (name)
 		cfg->file_names[cfg->nfile_names++] = name;
+	else
+		nomem(NULL, "name of a job file", strlen(label) + 1);
 	return name;
 }
 
@@ -389,7 +400,7 @@ static int jf_parse_stream(struct jf_state *st, FILE *f, const char *name)
 {
 	char *buf = malloc(MAX_LINE + 1);
 	if (!buf)
-		return -ENOMEM;
+		return nomem(NULL, "line buffer of a job file", MAX_LINE + 1);
 	st->stack[st->depth++] = name;
 	int lineno = 0, ret = 0;
 	while (!ret) {
@@ -420,10 +431,10 @@ int jobfile_parse_buffer(const char *data, size_t len, const char *label, struct
 {
 	struct jf_state st = { .cfg = cfg, .file_index = 1, .nopts = opts_held(cfg) };
 	const char *name = keep_name(cfg, label);
-	FILE *f = len ? fmemopen((void *)data, len, "r") : NULL;
-	int ret = name && f ? 0 : -ENOMEM;
+	FILE *f = len && name ? fmemopen((void *)data, len, "r") : NULL;
+	int ret = !name ? -ENOMEM : len && !f ? nomem(NULL, "stream of a profile's job file", len) : 0;
 	sys_values_read(&st.sys);
-	if (!ret)
+	if (!ret && f)
 		ret = jf_parse_stream(&st, f, name);
 	if (f)
 		fclose(f);

@@ -10,7 +10,9 @@
 
 #include "core/cli.h"
 #include "core/debug.h"
+#include "core/errcap.h"
 #include "core/idle.h"
+#include "core/nomem.h"
 #include "core/options.h"
 #include "core/outfile.h"
 #include "core/prog.h"
@@ -87,12 +89,14 @@ static int report_all(FILE *out, const struct run_ctx *rc)
 	return ret;
 }
 
-/* What a sweep gathers for its chart and its HTML page. */
+/* What a sweep gathers for its chart and its HTML page, and how far its outputs are. */
 struct sweep_collect {
 	struct sweep_plot plot;
 	char *csv;
 	size_t csv_len;
 	FILE *csvf;
+	unsigned members, csv_rows, html_rows; /* printed so far: the first has no comma, a header */
+	char why[512];                          /* the line a point that could not run printed */
 };
 
 /* One --sweep point: the values of this combination (NULL outside a sweep). */
@@ -164,8 +168,11 @@ static int apply_sweep(struct run_cfg *cfg, const struct sweep_point *sp)
 {
 	for (size_t j = 0; sp && j < cfg->njobs; j++)
 		for (unsigned k = 0; k < cfg->nsweeps; k++)
-			if (opt_list_add(&cfg->jobs[j].given, cfg->sweeps[k].name, sp->values[k], NULL, 0))
-				return -ENOMEM;
+			if (opt_list_add(&cfg->jobs[j].given, cfg->sweeps[k].name, sp->values[k], NULL, 0)) {
+				const struct job *job = &cfg->jobs[j]; /* named by its section or its --name */
+				return nomem(job->o.name[0] ? job->o.name : job->given.v[0].value, "swept option",
+					     opt_list_bytes(cfg->sweeps[k].name, sp->values[k]));
+			}
 	return 0;
 }
 
@@ -203,14 +210,14 @@ static int output_is_input(const struct run_ctx *rc, const char *path, const cha
 /* The report of one run (or of one sweep point) in the chosen formats. 0, or 1 when a part
  * of it could not be made. */
 static int report_run(const struct run_cfg *cfg, FILE *out, const struct sweep_point *sp, struct run_ctx *rc,
-		      const char *cmdline)
+		      const char *cmdline, int status)
 {
 	int rep_err = 0;
 	bool normal = cfg->formats & FMT_NORMAL;
 	if (sp && sp->col) {
 		collect_point(sp->col, sp, &rc->results);
 		if (sp->col->csvf)
-			report_csv_sweep(sp->col->csvf, &rc->results, sp->index == 0, cfg->nsweeps,
+			report_csv_sweep(sp->col->csvf, &rc->results, !sp->col->html_rows++, cfg->nsweeps,
 					 (const char *const *)cfg->sweep_names, sp->values);
 	}
 	if (!sp && cfg->plot_path)
@@ -222,15 +229,12 @@ static int report_run(const struct run_cfg *cfg, FILE *out, const struct sweep_p
 			html_end(out);
 		}
 	} else if (sp && (cfg->formats & (FMT_JSON | FMT_JSON_PLUS))) { /* a member of the sweep document */
-		fprintf(out, "%s    {\n      \"values\" : {", sp->index ? ",\n" : "");
-		for (unsigned k = 0; k < cfg->nsweeps; k++)
-			fprintf(out, "%s \"%s\" : \"%s\"", k ? "," : "", cfg->sweeps[k].name, sp->values[k]);
-		fprintf(out, " },\n      \"result\" : ");
-		rep_err |= report_json(out, &rc->results, (cfg->formats & FMT_JSON_PLUS) != 0);
-		fprintf(out, "    }");
+		rep_err |= report_json_sweep_point(out, !sp->col->members++, cfg->nsweeps,
+						   (const char *const *)cfg->sweep_names, sp->values, &rc->results,
+						   (cfg->formats & FMT_JSON_PLUS) != 0, status, "") != 0;
 	} else if (sp && (cfg->formats & FMT_CSV)) {
-		report_csv_sweep(out, &rc->results, sp->index == 0, cfg->nsweeps, (const char *const *)cfg->sweep_names,
-				 sp->values);
+		report_csv_sweep(out, &rc->results, !sp->col->csv_rows++, cfg->nsweeps,
+				 (const char *const *)cfg->sweep_names, sp->values);
 		if (normal)
 			report_normal(out, &rc->results);
 	} else {
@@ -277,9 +281,16 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 	int status = 1;
 	const struct cluster *cl = cfg->cluster;
 	bool quiet = cluster_rank(cl) != 0; /* in a cluster, rank 0 reports */
+	/* A sweep's JSON document names why a point could not be prepared: the line it printed. */
+	struct errcap cap;
+	bool hold = sp && sp->col && (cfg->formats & (FMT_JSON | FMT_JSON_PLUS));
+	if (hold)
+		errcap_begin(&cap);
 	int perr = apply_sweep(cfg, sp) || run_prepare(&rc, cfg) ||
 		   (!cfg->parse_only && (output_is_input(&rc, cfg->output_path, "--output") ||
 					 output_is_input(&rc, cfg->plot_path, "--plot")));
+	if (hold)
+		errcap_end(&cap, sp->col->why, sizeof(sp->col->why));
 	if (cluster_max_int(cl, perr)) /* all ranks go on, or none (a barrier waits for all) */
 		goto out;
 	if (cfg->parse_only) {
@@ -322,12 +333,13 @@ static int run_once(struct run_cfg *cfg, struct outfile *of, const struct sweep_
 		goto out;
 	}
 	*reported = true;
-	int rep_err = report_run(cfg, out, sp, &rc, cmdline);
 	/* Exit status: 0 all done; 1 an error (bad input, I/O error, a job failed);
 	 * 128 + N when signal N stopped the run (results so far are printed). */
 	int sig = atomic_load(&rc.interrupted);
 	*signal_out = sig;
-	status = sig ? 128 + sig : run_err || rep_err ? 1 : 0;
+	status = sig ? 128 + sig : run_err ? 1 : 0;
+	if (report_run(cfg, out, sp, &rc, cmdline, status) && !sig)
+		status = 1;
 out:
 	signals_stop(&sw);
 	idle_stop(&ip);
@@ -342,26 +354,27 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, struct 
 {
 	FILE *out = of->f;
 	struct sweep_collect *col = calloc(1, sizeof(*col));
-	if (!col)
+	if (col && (first->formats & FMT_HTML) && !(col->csvf = open_memstream(&col->csv, &col->csv_len)))
+		col = (free(col), NULL);
+	if (!col) {
+		nomem(NULL, "state of the sweep", 0);
 		return 1;
-	if (first->formats & FMT_HTML)
-		col->csvf = open_memstream(&col->csv, &col->csv_len);
+	}
 	unsigned total = 1;
 	for (unsigned k = 0; k < first->nsweeps; k++)
-		total *= first->sweeps[k].nvalues;
+		total *= first->sweeps[k].nvalues; /* at most SWEEP_RUNS_MAX (core/cli_sweep.c) */
 	bool json = first->formats & (FMT_JSON | FMT_JSON_PLUS);
 	int worst = 0;
 	/* Pass 0 only parses every combination: a bad value stops the sweep before any run. */
 	for (int pass = 0; pass < 2 && !worst; pass++) {
-		if (pass == 1 && json)
+		if (pass == 1 && json) {
 			fprintf(out, "{\n  \"iobench sweep\" : [\n");
+			*reported = true;
+		}
 		for (unsigned i = 0; i < total; i++) {
 			struct run_cfg cfg = { .prog.reparse = true, .prog.debug.job = -1 }; /* main's parse said its notes */
 			struct sweep_point sp = { first, { 0 }, i, total, pass ? col : NULL };
-			if (cli_parse(argc, argv, &cfg, stdout) != CLI_RUN) {
-				run_cfg_free(&cfg);
-				return 1;
-			}
+			bool ran = false, stop = cli_parse(argc, argv, &cfg, stdout) != CLI_RUN;
 			cfg.parse_only = pass == 0;
 			cfg.formats = first->formats; /* as main settled them (--output=FILE.html) */
 			unsigned rest = i;
@@ -369,11 +382,17 @@ static int run_sweep(int argc, char **argv, const struct run_cfg *first, struct 
 				sp.values[k] = first->sweeps[k].values[rest % first->sweeps[k].nvalues];
 				rest /= first->sweeps[k].nvalues;
 			}
-			int sig = 0, st = run_once(&cfg, of, &sp, &sig, cmdline, reported);
+			col->why[0] = '\0';
+			int sig = 0, st = stop ? 1 : run_once(&cfg, of, &sp, &sig, cmdline, &ran);
 			run_cfg_free(&cfg);
+			*reported |= ran;
+			if (pass && json && !ran && st && !sig) /* it could not be prepared: a member says why */
+				report_json_sweep_point(out, !col->members++, first->nsweeps,
+							(const char *const *)first->sweep_names, sp.values, NULL, false, st,
+							col->why);
 			if (st > worst)
 				worst = st;
-			if (sig || (pass == 0 && st))
+			if (sig || stop || (pass == 0 && st))
 				break;
 		}
 		if (pass == 1 && json)

@@ -77,8 +77,8 @@ static int parse_zones(struct distribution *dist, const char *list, bool abs, un
 			if (abs) /* fio 3.33 refuses it too: a size is needed */
 				return -EINVAL;
 			z->size = UINT64_MAX; /* empty: what the other zones leave */
-		} else if (abs) {
-			if (parse_size(slash + 1, kb_base, &z->size))
+		} else if (abs) { /* a file's size at most: UINT64_MAX stands for an empty size */
+			if (parse_file_size(slash + 1, kb_base, &z->size))
 				return -EINVAL;
 		} else {
 			if (parse_int(slash + 1, 0, 100, &sz))

@@ -263,12 +263,16 @@ int opt_parse_startdelay(struct job_opts *o, const struct option_def *d, const c
 	const char *dash = strchr(v, '-');
 	size_t len = dash ? (size_t)(dash - v) : strlen(v);
 	snprintf(buf, sizeof(buf), "%.*s", (int)len, v);
-	if (len >= sizeof(buf) || parse_time_us(buf, d->unit, &o->startdelay_us[0]))
-		return bad(e, n, "a time or time range", v);
+	int ret = len >= sizeof(buf) ? -EINVAL : parse_time_us(buf, d->unit, &o->startdelay_us[0]);
 	o->startdelay_us[1] = o->startdelay_us[0];
-	if (dash && (parse_time_us(dash + 1, d->unit, &o->startdelay_us[1]) ||
-		     o->startdelay_us[1] < o->startdelay_us[0]))
-		return bad(e, n, "a time range", v);
+	if (!ret && dash)
+		ret = parse_time_us(dash + 1, d->unit, &o->startdelay_us[1]);
+	if (ret == -ERANGE) {
+		snprintf(e, n, "'%.*s%s' is too long a time (" TIME_MAX_TEXT ")", SHOWN(v));
+		return ret;
+	}
+	if (ret || o->startdelay_us[1] < o->startdelay_us[0])
+		return bad(e, n, dash ? "a time range" : "a time or time range", v);
 	return 0;
 }
 

@@ -134,7 +134,7 @@ int option_set_at(struct job_opts *o, void *base, const struct option_def *def, 
 	case OPT_TIME:
 		ret = parse_time_us(value, def->unit, (uint64_t *)field);
 		if (ret)
-			snprintf(err, errlen, ret == -ERANGE ? "'%.*s%s' is too long a time"
+			snprintf(err, errlen, ret == -ERANGE ? "'%.*s%s' is too long a time (" TIME_MAX_TEXT ")"
 					      : ret == -EDOM ? "'%.*s%s' is less than one whole unit (fio would take 0: give "
 							       "a unit, as 500ms)"
 							     : "cannot parse '%.*s%s' as a time", SHOWN(value));

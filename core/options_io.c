@@ -95,7 +95,7 @@ static int latency_field(struct job_opts *o, const struct option_def *d, int dir
 		return 0;
 	}
 	uint64_t us;
-	if (parse_time_us(f, 1, &us) || us > UINT64_MAX / 1000) /* compared in ns */
+	if (parse_time_us(f, 1, &us)) /* at most TIME_MAX_US: compared in ns */
 		return -EINVAL;
 	o->io.max_latency_us[dir] = us;
 	return 0;

@@ -109,8 +109,6 @@ int opts_io_resolve(struct job *job, const struct opt_list *const *lists, size_t
 	if (verify_grid(job)) /* before implied()'s note: one line */
 		return -EINVAL;
 	implied(job);
-	if (o->io.thinktime_iotime_us > UINT64_MAX / 1000) /* counted in ns */
-		return refuse(job, "thinktime_iotime: too long a time (584000 years at most)");
 	/* thinktime_iotime alone: the pauses come by time, not after every block (fio) */
 	if (o->io.thinktime_iotime_us && !given(lists, n, "thinktime_blocks"))
 		o->thinktime_blocks = UINT64_MAX;

@@ -58,9 +58,9 @@ void pace_issued(struct wstate *s, enum ddir d, uint64_t len)
 	uint64_t gap = slot_ns(s, d, len);
 	if (!gap)
 		return;
-	if (s->o->rate_process == RATE_POISSON) {
-		double u = rng_unit(&s->rng);
-		gap = (uint64_t)(-log(1.0 - u) * (double)gap);
+	if (s->o->rate_process == RATE_POISSON) { /* up to ~37 times the mean: held below 2^63 ns */
+		double u = rng_unit(&s->rng), g = -log(1.0 - u) * (double)gap;
+		gap = g < 9e18 ? (uint64_t)g : (uint64_t)9e18;
 	}
 	/* Slots follow a schedule from the first I/O, so a late one does not slow the rest. */
 	uint64_t base = s->pace.next_issue_ns[d] ? s->pace.next_issue_ns[d] : s->now;

@@ -91,38 +91,51 @@ static int leading_u64(const char *s, int base, uint64_t *v, char **end)
 	return errno == ERANGE ? -ERANGE : 0;
 }
 
+/* The digits of a fraction after its '.', at most FRAC_DIGITS of them once the trailing zeros
+ * are dropped (D / 10^n is exact in 64 bits, and D times any unit in 128); *end after them.
+ * -EINVAL for more digits than that: they could not be carried out exactly. */
+#define FRAC_DIGITS 18
+static int fraction(char **end, uint64_t *num, uint64_t *den)
+{
+	char *p = *end;
+	*num = 0;
+	*den = 1;
+	if (*p != '.' || !isdigit((unsigned char)p[1]))
+		return 0;
+	const char *first = ++p, *last = p; /* last: after the last digit that is not 0 */
+	while (isdigit((unsigned char)*p))
+		if (*p++ != '0')
+			last = p;
+	*end = p;
+	if (last - first > FRAC_DIGITS)
+		return -EINVAL;
+	for (const char *d = first; d < last; d++) {
+		*num = *num * 10 + (uint64_t)(*d - '0');
+		*den *= 10;
+	}
+	return 0;
+}
+
+/* whole * mult + floor(num / den * mult), exactly; -ERANGE beyond 64 bits. */
+static int scale_exact(uint64_t whole, uint64_t num, uint64_t den, uint64_t mult, uint64_t *out)
+{
+	unsigned __int128 v = (unsigned __int128)whole * mult + (unsigned __int128)num * mult / den;
+	if (v > UINT64_MAX)
+		return -ERANGE;
+	*out = (uint64_t)v;
+	return 0;
+}
+
 int parse_size(const char *s, unsigned kb_base, uint64_t *out)
 {
 	char *end;
-	uint64_t whole;
-	int lead = leading_u64(s, 0, &whole, &end);
-	if (lead)
-		return lead;
-	uint64_t frac_num = 0, frac_den = 1;
-	if (*end == '.' && isdigit((unsigned char)end[1])) {
-		end++;
-		while (isdigit((unsigned char)*end)) {
-			if (frac_den < 1000000000ULL) {
-				frac_num = frac_num * 10 + (uint64_t)(*end - '0');
-				frac_den *= 10;
-			}
-			end++;
-		}
-	}
-	uint64_t mult;
-	int ret = size_suffix(end, kb_base, &mult);
-	if (ret)
-		return ret;
-	uint64_t v;
-	if (mul_u64(whole, mult, &v))
-		return -ERANGE;
-	if (frac_num) {
-		unsigned __int128 f = (unsigned __int128)frac_num * mult / frac_den;
-		if (__builtin_add_overflow(v, (uint64_t)f, &v))
-			return -ERANGE;
-	}
-	*out = v;
-	return 0;
+	uint64_t whole, num, den, mult;
+	int ret = leading_u64(s, 0, &whole, &end);
+	if (!ret)
+		ret = fraction(&end, &num, &den);
+	if (!ret)
+		ret = size_suffix(end, kb_base, &mult);
+	return ret ? ret : scale_exact(whole, num, den, mult, out);
 }
 
 int parse_time_us(const char *s, uint64_t default_unit_us, uint64_t *out_us)
@@ -137,22 +150,19 @@ int parse_time_us(const char *s, uint64_t default_unit_us, uint64_t *out_us)
 		{ "day", 86400000000ULL },
 	};
 	char *end;
-	uint64_t v;
-	int lead = leading_u64(s, 10, &v, &end);
-	if (lead)
-		return lead;
+	uint64_t v, num, den;
+	int ret = leading_u64(s, 10, &v, &end);
 	/* A fraction (1.5, 1.5m): fio 3.33 keeps the whole part of a bare number (runtime=1.5 runs
 	 * 1 s), as here; with a unit it drops the unit too (1.5m is 1 s), where iobench takes the
 	 * value as written (90 s). A bare fraction below 1 (0.5) is refused: fio makes it 0. */
-	uint64_t frac_num = 0, frac_den = 1;
-	if (*end == '.' && isdigit((unsigned char)end[1])) {
-		for (end++; isdigit((unsigned char)*end); end++)
-			if (frac_den < 1000000000ULL) {
-				frac_num = frac_num * 10 + (uint64_t)(*end - '0');
-				frac_den *= 10;
-			}
-		if (only_space(end) && !v && frac_num)
+	if (!ret)
+		ret = fraction(&end, &num, &den);
+	if (ret)
+		return ret;
+	if (only_space(end)) {
+		if (!v && num)
 			return -EDOM;
+		num = 0;
 	}
 	uint64_t unit = default_unit_us;
 	if (!only_space(end)) {
@@ -160,22 +170,21 @@ int parse_time_us(const char *s, uint64_t default_unit_us, uint64_t *out_us)
 		while (len && isspace((unsigned char)end[len - 1]))
 			len--;
 		bool found = false;
-		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]) && !found; i++)
 			if (strlen(units[i].suffix) == len && strncasecmp(end, units[i].suffix, len) == 0) {
 				unit = units[i].us;
 				found = true;
-				break;
 			}
-		}
 		if (!found)
 			return -EINVAL;
-		uint64_t whole, part;
-		if (mul_u64(v, unit, &whole) || mul_u64(frac_num, unit, &part) || whole + part / frac_den < whole)
-			return -ERANGE;
-		*out_us = whole + part / frac_den;
-		return 0;
 	}
-	return mul_u64(v, unit, out_us);
+	uint64_t us;
+	ret = scale_exact(v, num, den, unit, &us);
+	if (!ret && us > TIME_MAX_US)
+		ret = -ERANGE;
+	if (!ret)
+		*out_us = us;
+	return ret;
 }
 
 int parse_bool(const char *s, bool *out)

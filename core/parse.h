@@ -13,11 +13,19 @@
 
 /* "16m", "4k", "1g", "4096", "0x1000" (decimal unless 0x), "1KiB"... k/m/g/t/p (with
  * optional b or i) multiply by kb_base^n; the three-letter kib/mib/gib/tib/pib take the
- * other base (1000 <-> 1024), as fio 3.33 does. -ERANGE beyond 64 bits. */
+ * other base (1000 <-> 1024), as fio 3.33 does. A fraction ("1.5k") is exact, rounded down
+ * to whole bytes; -EINVAL for more than 18 digits after the point (trailing zeros aside).
+ * -ERANGE beyond 64 bits. */
 int parse_size(const char *s, unsigned kb_base, uint64_t *out);
 
+/* The longest time any option takes, in microseconds: its nanoseconds fit in an int64_t, so
+ * a clock reading plus a time never overflows (9223372036854775 us, about 292 years). */
+#define TIME_MAX_US ((uint64_t)INT64_MAX / 1000)
+#define TIME_MAX_TEXT "9223372036854775us, about 292 years, at most"
+
 /* "30", "30s", "500ms", "10us", "2m", "1h", "1d"; a bare number is in default_unit_us
- * (1000000 for runtime-like options). Result in microseconds. */
+ * (1000000 for runtime-like options). Result in microseconds, exact (a fraction with a unit
+ * is rounded down to whole microseconds); -ERANGE above TIME_MAX_US. */
 int parse_time_us(const char *s, uint64_t default_unit_us, uint64_t *out_us);
 
 /* "1", "0", "true", "false", "yes", "no", "on", "off"; NULL or "" means true. */

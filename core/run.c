@@ -17,6 +17,7 @@
 #include "core/guard.h"
 #include "core/iolog.h"
 #include "core/layout.h"
+#include "core/nomem.h"
 #include "core/perflog.h"
 #include "core/plan.h"
 #include "core/steadystate.h"
@@ -44,13 +45,15 @@ void run_cfg_free(struct run_cfg *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 }
 
-struct job *run_cfg_add_job(struct run_cfg *cfg)
+struct job *run_cfg_add_job(struct run_cfg *cfg, const char *name)
 {
 	if (cfg->njobs == cfg->cap_jobs) {
 		size_t cap = cfg->cap_jobs ? cfg->cap_jobs * 2 : 8;
 		struct job *jobs = realloc(cfg->jobs, cap * sizeof(*jobs));
-		if (!jobs)
+		if (!jobs) {
+			nomem(name, "table of the jobs", cap * sizeof(*jobs));
 			return NULL;
+		}
 		cfg->jobs = jobs;
 		cfg->cap_jobs = cap;
 	}
@@ -269,10 +272,10 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		}
 	rc->job_done = calloc(cfg->njobs ? cfg->njobs : 1, sizeof(*rc->job_done));
 	if (!rc->job_done)
-		return -ENOMEM;
+		return nomem(NULL, "jobs' counters", cfg->njobs * sizeof(*rc->job_done));
 	rc->clones = calloc(total ? total : 1, sizeof(*rc->clones));
 	if (!rc->clones)
-		return -ENOMEM;
+		return nomem(NULL, "table of the clones (numjobs of every job)", total * sizeof(*rc->clones));
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		const struct job *job = &cfg->jobs[i];
 		for (unsigned k = 0; k < job->o.numjobs; k++) {
@@ -287,7 +290,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			c->plan_later = job->o.opendir[0] && job->groupid > 0 && stat(job->o.opendir, &st) < 0;
 			c->ts = calloc(1, sizeof(*c->ts));
 			if (!c->ts)
-				return -ENOMEM;
+				return nomem(job->o.name, "statistics of a clone", sizeof(*c->ts));
 			pthread_mutex_init(&c->progress.lock, NULL);
 		}
 	}
@@ -431,7 +434,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 	struct run_cfg *cfg = rc->cfg;
 	struct thread_arg *args = calloc(rc->nclones, sizeof(*args));
 	if (!args)
-		return -ENOMEM;
+		return nomem(NULL, "threads' arguments", rc->nclones * sizeof(*args));
 	int lret;
 	int ret = prepare_group(rc, g, notes, &lret);
 	/* A failed setup fails its own jobs; the others run. A stop during layout ends it all. */
@@ -474,7 +477,8 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		int err = pthread_create(&args[i].tid, NULL, thread_main, &args[i]);
 		if (err) { /* this clone and those not started fail with it (EAGAIN: RLIMIT_NPROC, pids) */
 			fprintf(stderr, "iobench: job '%s': cannot start a thread: %s%s\n", job->o.name, strerror(err),
-				err == EAGAIN ? " (a limit on processes: RLIMIT_NPROC, or a cgroup's pids.max?)" : "");
+				err == EAGAIN ? " (a limit on processes: RLIMIT_NPROC or a cgroup's pids.max, or no memory "
+						"for its stack: ulimit -v?)" : "");
 			atomic_store(&rc->stop, true);
 			for (size_t k = i; k < rc->nclones; k++)
 				if (cfg->jobs[rc->clones[k].job].groupid == g && !rc->clones[k].ts->error)

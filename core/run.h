@@ -31,6 +31,7 @@ enum output_format {
 /* What the command line and job files said. */
 #define RUN_SWEEPS_MAX 8
 #define SWEEP_VALUES_MAX 64
+#define SWEEP_RUNS_MAX 4096 /* combinations of all the --sweep values */
 
 struct sweep {
 	char name[64];
@@ -76,8 +77,8 @@ struct run_cfg {
 	unsigned outfile_flags;
 };
 
-/* Add an empty job to cfg; NULL if out of memory. */
-struct job *run_cfg_add_job(struct run_cfg *cfg);
+/* Add an empty job (named name, for the message) to cfg; NULL after a line if out of memory. */
+struct job *run_cfg_add_job(struct run_cfg *cfg, const char *name);
 
 void run_cfg_free(struct run_cfg *cfg);
 

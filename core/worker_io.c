@@ -84,7 +84,7 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 	if (s->logs && perflogs_io(s->logs, (t - s->measure_start_ns) / NS_PER_MS, u->ddir, bytes, u->offset,
 				   u->issue_ns - u->start_ns, clat, t - u->start_ns, !s->sync,
 				   PERFLOG_PRIO(u->ioprio, cmdprio_high(u))))
-		worker_fail(s, -ENOMEM);
+		worker_fail(s, worker_nomem(s, "samples of its logs", 0));
 }
 
 /* latency_target: depth 1 is too slow for the target (latency_percentile=100). */

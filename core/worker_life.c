@@ -34,7 +34,7 @@ static int logs_setup(struct wstate *s)
 	if (!o->bw_log[0] && !o->iops_log[0] && !o->lat_log[0] && !o->hist_log[0])
 		return 0;
 	if (!(s->logs = malloc(sizeof(*s->logs))))
-		return -ENOMEM;
+		return worker_nomem(s, "state of its logs", sizeof(*s->logs));
 	perflogs_init(s->logs, o);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/debug.h"
 #include "core/env.h"
+#include "core/nomem.h"
 #include "core/worker_int.h"
 
 
@@ -57,14 +58,7 @@ int open_files(struct wstate *s)
 
 int worker_nomem(struct wstate *s, const char *what, uint64_t bytes)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double v = (double)bytes;
-	unsigned u = 0;
-	while (v >= 1024 && u < 6)
-		v /= 1024, u++;
-	fprintf(stderr, "iobench: job '%s': out of memory: cannot allocate %.1f %s (%llu bytes) for the %s\n",
-		s->o->name, v, units[u], (unsigned long long)bytes, what);
-	return -ENOMEM;
+	return nomem(s->o->name, what, bytes);
 }
 
 void close_files(struct wstate *s)
@@ -139,7 +133,9 @@ int alloc_state(struct wstate *s)
 	if (s->o->rw & RW_RANDOM) /* the random maps: not for sequential jobs (a million files) */
 		s->perms = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->perms));
 	if (!s->files || !s->written || (by_fd && (!s->fds || !s->file_sizes)) || !s->events || (!s->perms && (s->o->rw & RW_RANDOM)))
-		return -ENOMEM;
+		return worker_nomem(s, "table of its files and completions",
+				    (uint64_t)s->nfiles * (sizeof(*s->files) + sizeof(*s->fds) + sizeof(*s->file_sizes) +
+							   sizeof(*s->perms)) + (uint64_t)s->depth * sizeof(*s->events));
 	s->cfs = s->w->plan->files;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		if (by_fd) {

@@ -152,7 +152,7 @@ static int time_tick(struct wstate *s)
 		const struct hist *h[DDIR_NR] = { &s->ts->dir[0].clat_hist, &s->ts->dir[1].clat_hist,
 						  &s->ts->dir[2].clat_hist };
 		if (perflogs_tick(s->logs, (s->now - s->measure_start_ns) / NS_PER_MS, h, s->o->bs) && !ret)
-			ret = -ENOMEM;
+			ret = worker_nomem(s, "samples of its logs", 0);
 	}
 	return ret;
 }

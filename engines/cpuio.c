@@ -73,7 +73,14 @@ static int cpuio_resolve(struct job_opts *o, void *eng_opts, char *why, size_t l
 		snprintf(why, len, "cpuchunks: a burst must last at least 1 microsecond");
 		return -EINVAL;
 	}
-	o->thinktime_us = co->cpuchunks_us * (100 - co->cpuload) / co->cpuload;
+	/* The pause is a time as thinktime's: refused where its nanoseconds would not fit. */
+	unsigned __int128 pause = (unsigned __int128)co->cpuchunks_us * (100 - co->cpuload) / co->cpuload;
+	if (pause > (uint64_t)INT64_MAX / 1000) {
+		snprintf(why, len, "cpuchunks: %llu us at cpuload=%u makes pauses longer than %llu us",
+			 (unsigned long long)co->cpuchunks_us, co->cpuload, (unsigned long long)INT64_MAX / 1000);
+		return -ERANGE;
+	}
+	o->thinktime_us = (uint64_t)pause;
 	o->thinktime_spin_us = 0;
 	o->thinktime_blocks = 1;
 	o->nrfiles = 1;

@@ -5,20 +5,31 @@
 
 #include "report/report.h"
 
+/* A field, RFC 4180: quoted when it holds a comma, a quote or a control character (a line
+ * break among them), quotes doubled; a byte that is not UTF-8 written as U+FFFD, so the file
+ * is always UTF-8. */
 static void field(FILE *out, const char *s, bool last)
 {
-	bool quote = strpbrk(s, ",\"\r\n") != NULL;
-	if (quote) {
+	const unsigned char *p = (const unsigned char *)s;
+	bool quote = false;
+	for (; *p && !quote; p++)
+		quote = *p == ',' || *p == '"' || *p < 0x20 || *p == 0x7f;
+	if (quote)
 		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
+	for (p = (const unsigned char *)s; *p;) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 1;
+		if (!n) {
+			fputs("\xef\xbf\xbd", out);
+			p++;
+			continue;
 		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
+		if (*p == '"')
+			fputc('"', out);
+		fwrite(p, 1, n, out);
+		p += n;
 	}
+	if (quote)
+		fputc('"', out);
 	fputc(last ? '\n' : ',', out);
 }
 

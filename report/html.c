@@ -54,44 +54,45 @@ void html_run(FILE *out, const struct run_results *r)
 	plot_percentiles_svg(out, r);
 }
 
+/* One field of the sweep's CSV (RFC 4180: a quoted one may hold commas, doubled quotes and
+ * line breaks) into cell, cut to its size; where the next one starts. *row_end: it was the
+ * last of its row. */
+static const char *csv_cell(const char *p, char *cell, size_t len, bool *row_end)
+{
+	size_t c = 0;
+	bool q = *p == '"';
+	for (p += q; *p; p++) {
+		if (q && *p == '"' && p[1] != '"') {
+			q = false;
+			continue;
+		}
+		if (!q && (*p == ',' || *p == '\n'))
+			break;
+		p += q && *p == '"'; /* "" in a quoted field: one quote */
+		if (c + 1 < len)
+			cell[c++] = *p;
+	}
+	cell[c] = '\0';
+	*row_end = *p != ',';
+	return *p ? p + 1 : p;
+}
+
 void html_sweep(FILE *out, const struct sweep_plot *p, const char *csv)
 {
 	fputs("<h2>Sweep</h2>\n", out);
 	plot_sweep_svg(out, p);
 	fputs("<table>\n", out);
-	bool head = true;
-	for (const char *line = csv; line && *line;) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
+	for (const char *at = csv, *first = csv; at && *at;) {
 		fputs("<tr>", out);
-		/* CSV fields: quoted ones may hold commas. */
-		for (size_t i = 0; i <= len;) {
+		bool head = at == first, row_end = false;
+		while (!row_end) {
 			char cell[512];
-			size_t c = 0;
-			bool q = i < len && line[i] == '"';
-			i += q;
-			while (i < len && c + 1 < sizeof(cell)) {
-				if (q && line[i] == '"' && i + 1 < len && line[i + 1] == '"') {
-					cell[c++] = '"';
-					i += 2;
-				} else if (q && line[i] == '"') {
-					i++;
-					q = false;
-				} else if (!q && line[i] == ',') {
-					break;
-				} else {
-					cell[c++] = line[i++];
-				}
-			}
-			cell[c] = '\0';
+			at = csv_cell(at, cell, sizeof(cell), &row_end);
 			fputs(head ? "<th>" : "<td>", out);
 			xml_escape(out, cell);
 			fputs(head ? "</th>" : "</td>", out);
-			i++;
 		}
 		fputs("</tr>\n", out);
-		head = false;
-		line = end ? end + 1 : NULL;
 	}
 	fputs("</table>\n", out);
 }

@@ -262,22 +262,6 @@ static void print_indent(FILE *out, int depth)
 		fputs("  ", out);
 }
 
-/* The length of the valid UTF-8 sequence at p (a byte >= 0x80 first), 0 if there is
- * none: no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629). */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned char c = p[0];
-	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-	unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
-	unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
-	if (!n || p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 /* As cJSON's printer for valid UTF-8 (fio's shapes stay the same): '"' and '\\' escaped,
  * \b \f \n \r \t, other control characters as \u00XX. A byte that is not part of a valid
  * UTF-8 sequence is written as \u00XX too, so the output is always valid JSON. */
@@ -427,4 +411,34 @@ int report_json(FILE *out, const struct run_results *r, bool plus)
 	cJSON_Delete(root);
 	fflush(out);
 	return ferror(out) ? -EIO : 0;
+}
+
+int report_json_sweep_point(FILE *out, bool first, unsigned n, const char *const *names, const char *const *values,
+			    const struct run_results *r, bool plus, int status, const char *why)
+{
+	fputs(first ? "    {\n      \"values\" : {" : ",\n    {\n      \"values\" : {", out);
+	for (unsigned k = 0; k < n; k++) {
+		fputs(k ? ", " : " ", out);
+		json_print_string(out, names[k]);
+		fputs(" : ", out);
+		json_print_string(out, values[k]);
+	}
+	fputs(" }", out);
+	if (status) {
+		fprintf(out, ",\n      \"exit_status\" : %d", status);
+		if (!r || (why && why[0])) {
+			fputs(",\n      \"error\" : ", out);
+			json_print_string(out, why && why[0] ? why : "it could not be prepared (no message)");
+		}
+	}
+	int ret = 0;
+	if (r) {
+		fputs(",\n      \"result\" : ", out);
+		ret = report_json(out, r, plus);
+		fputs("    }", out);
+	} else {
+		fputs("\n    }", out);
+	}
+	fflush(out);
+	return ret ? ret : ferror(out) ? -EIO : 0;
 }

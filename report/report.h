@@ -61,6 +61,11 @@ void report_terse(FILE *out, const struct run_results *r, unsigned version);
 
 /* JSON (plus: with json+ histogram bins). 0 or -errno. */
 int report_json(FILE *out, const struct run_results *r, bool plus);
+/* One member of a --sweep's JSON document (first: no comma before it): the point's values
+ * (n names and values), its results (r NULL: it did not run), and when it failed (status:
+ * its exit status, not 0) why, the line it printed. 0 or -errno. */
+int report_json_sweep_point(FILE *out, bool first, unsigned n, const char *const *names, const char *const *values,
+			    const struct run_results *r, bool plus, int status, const char *why);
 
 /* ---- helpers shared by the printers (report/units.c) ---- */
 
@@ -70,8 +75,14 @@ enum num_unit { UNIT_NONE, UNIT_BYTE, UNIT_BYTE_PER_SEC, UNIT_BIT_PER_SEC };
  * and a decimal part where room is left, as fio prints sizes and rates: "31.8MiB". */
 char *fmt_num(char *buf, size_t len, uint64_t num, int maxlen, bool iec, enum num_unit unit);
 
-/* Text for XML/HTML: < > & " escaped. */
+/* Text for XML/HTML: < > & " ' escaped; what XML 1.0 cannot hold replaced (C0 controls but
+ * tab, newline and carriage return by their control pictures, C1 controls, U+FFFE, U+FFFF
+ * and bytes that are not UTF-8 by U+FFFD), so the page or chart always parses. */
 void xml_escape(FILE *out, const char *s);
+
+/* The length of the valid UTF-8 sequence at p (a byte >= 0x80 first), 0 if there is none:
+ * no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629). */
+size_t utf8_len(const unsigned char *p);
 
 /* ctime() text without the newline: "Mon Nov 30 13:21:20 2026". */
 void fmt_time(char *buf, size_t len, time_t t);

@@ -78,19 +78,48 @@ double share_pct(uint64_t part, uint64_t whole, double min_pct)
 	return v < min_pct ? min_pct : v;
 }
 
+size_t utf8_len(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+	if (!n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
+
+/* XML 1.0 holds no C0 control but tab, newline and carriage return, nor U+FFFE and U+FFFF;
+ * HTML takes no C1 control. A C0 control and DEL are shown as their Unicode control
+ * pictures (U+2400 + the code, U+2421), the others as U+FFFD, as is a byte that is not UTF-8. */
 void xml_escape(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else if (*s == '&')
-			fputs("&amp;", out);
-		else if (*s == '"')
-			fputs("&quot;", out);
-		else
-			fputc(*s, out);
+	static const char *const named[] = { ['<'] = "&lt;", ['>'] = "&gt;", ['&'] = "&amp;", ['"'] = "&quot;",
+					     ['\''] = "&#39;" };
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	while (*p) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 1;
+		if (n > 1) {
+			bool c1 = p[0] == 0xc2 && p[1] <= 0x9f, nonchar = n == 3 && !memcmp(p, "\xef\xbf", 2) && p[2] >= 0xbe;
+			if (c1 || nonchar)
+				fputs(REPLACEMENT, out);
+			else
+				fwrite(p, 1, n, out);
+		} else if (!n) {
+			fputs(REPLACEMENT, out);
+		} else if (*p < sizeof(named) / sizeof(named[0]) && named[*p]) {
+			fputs(named[*p], out);
+		} else if ((*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 0x7f) {
+			fprintf(out, "\xe2\x90%c", *p == 0x7f ? 0xa1 : 0x80 + *p); /* U+2400 + c, U+2421 */
+		} else {
+			fputc(*p, out);
+		}
+		p += n ? n : 1;
 	}
 }
 

@@ -1133,6 +1133,117 @@ def redacted_in(key, *names):
             for n in names:
                 if m.get(n) != '<redacted>':
                     return '%s.%s is %r, wanted "<redacted>"' % (key, n, m.get(n))
+
+
+# Issue 24: values, sweeps, escaping
+# overflow: every time option is at most 9223372036854775 us (its ns fit in 63 bits), sizes and
+# fractions exact or refused (tests/unit/test_values.c walks every option's table); oom: out of
+# memory while setting up is one line naming what and for which job (ASan returns NULL for an
+# allocation past max_allocation_size_mb); sweeps: nothing that runs nothing, no leak on a
+# refusal, a valid document when a point fails; escaping: every format parses with any name.
+OV, OM, SWP, ESC = 'overflow', 'oom', 'sweeps', 'escaping'
+TOO_LONG = "is too long a time \\(9223372036854775us"
+for oid, opt, val in [('thinktime-2^64', 'thinktime', '18446744073709551615'),
+                      ('thinktime-2^63', 'thinktime', '9223372036854775808'),
+                      ('thinktime-spin', 'thinktime_spin', '18446744073709551615'),
+                      ('runtime-us', 'runtime', '18446744073709551615us'),
+                      ('runtime-days', 'runtime', '106752d'),
+                      ('ramp-time', 'ramp_time', '18446744073709551us'),
+                      ('startdelay-range', 'startdelay', '0-18446744073709551us'),
+                      ('latency-target', 'latency_target', '18446744073709551615'),
+                      ('ss-duration', 'steadystate_duration', '9223372036855'),
+                      ('thinktime-iotime', 'thinktime_iotime', '9223372036855')]:
+    case('ov-' + oid, OV, 'NEW: %s=%s: a time whose nanoseconds do not fit in 63 bits is refused in one line '
+         '(today it runs: a think time of 2^64-1 us was no think time, a runtime of 2^64-1 us no run, a start '
+         'delay past 2^64 ns none)' % (opt, val),
+         ['iobench', '--name=j', '--ioengine=null', '--size=1m', '--%s=%s' % (opt, val), JSON],
+         err=names(opt.split('_')[0], TOO_LONG), timeout=10)
+case('ov-jobfile-line', OV, 'NEW: the same in a job file: the line is named',
+     ['iobench', '{O}/t.fio', JSON], setup=[dict(file='{O}/t.fio', content='[j]\nioengine=null\nsize=1m\n'
+                                                  'thinktime=18446744073709551615\n')],
+     err=names(r't\.fio:4', 'thinktime', TOO_LONG), timeout=10)
+case('ov-cpuchunks', OV, 'NEW: cpuio, cpuload=1 and cpuchunks=9223372036854775 us: its pauses (99 times that) are '
+     'refused as thinktime would be (today the product wraps)',
+     ['iobench', '--name=c', '--ioengine=cpuio', '--cpuload=1', '--cpuchunks=9223372036854775', '--time_based',
+      '--runtime=1', JSON], err=names('cpuchunks', 'pauses longer'), timeout=10)
+case('ov-zoned-abs', OV, 'NEW: zoned_abs:100/18446744073709551615: a zone past a file\'s size is refused (today read '
+     'as 100 bytes: UINT64_MAX stood for an empty size)',
+     ['iobench', '--name=j', '--ioengine=null', '--size=1m', '--rw=randread',
+      '--random_distribution=zoned_abs:100/18446744073709551615', JSON], err=names('random_distribution'))
+case('ov-fraction-digits', OV, 'NEW: size=1.0000000000000000001k: more digits than can be carried out exactly are '
+     'refused (today the digits past the ninth were dropped)',
+     ['iobench', '--name=j', '--ioengine=null', '--size=1.0000000000000000001k', JSON], err=names('size', 'cannot parse'))
+case('ov-size-2^63', OV, 'size=8e (2^63 bytes): refused, past what a file can hold',
+     ['iobench', '--name=j', '--ioengine=null', '--size=8e', JSON], err=names('size', 'out of range'))
+case('ov-time-limit-taken', OV, 'control: thinktime=106751d, just below the limit, is taken (--parse-only)',
+     ['iobench', '--name=j', '--ioengine=null', '--size=1m', '--thinktime=106751d', '--parse-only'],
+     exit=0, err_lines=0)
+case('ov-size-fraction-taken', OV, 'control: size=8191.999999999999999999p (2^63 - 2 bytes, exact) is taken',
+     ['iobench', '--name=j', '--ioengine=null', '--size=8191.999999999999999999p', '--io_size=1m', '--parse-only'],
+     exit=0, err_lines=0)
+
+OOM_SMALL = {'ASAN_OPTIONS': 'detect_leaks=1:abort_on_error=0:allocator_may_return_null=1:max_allocation_size_mb=4'}
+case('oom-clones', OM, 'NEW: numjobs=65536 (a 14 MiB table of clones) with allocations past 4 MiB refused: exit 1, '
+     'one line naming the table (today exit 1 and nothing on stderr)',
+     ['iobench', '--name=many', '--ioengine=null', '--size=1m', '--numjobs=65536', JSON], env=OOM_SMALL,
+     err=names('out of memory', 'table of the clones', r'14680064 bytes'))
+case('oom-clones-jobfile', OM, 'NEW: the same from a job file', ['iobench', '{O}/m.fio', JSON], env=OOM_SMALL,
+     setup=[dict(file='{O}/m.fio', content='[lots]\nioengine=null\nsize=1m\nnumjobs=65536\n')],
+     err=names('out of memory', 'table of the clones'))
+case('oom-files', OM, 'NEW: nrfiles=1048576 (a table of 1M files) with allocations past 4 MiB refused: one line '
+     'naming the job and its files\' names (today "filename: Cannot allocate memory")',
+     ['iobench', '--name=nf', '--ioengine=null', '--size=1g', '--nrfiles=1048576', JSON], env=OOM_SMALL,
+     err=names("job 'nf'", 'out of memory', 'names of its files'), stdout='json-or-empty')
+case('oom-jobs-table', OM, 'NEW: 80 jobs (the table grows to 64 x 90 KiB) with allocations past 4 MiB refused: one line '
+     'naming the job being added and the table (today exit 1 and nothing)',
+     ['iobench', '{O}/jobs.fio', JSON], env=OOM_SMALL,
+     setup=[dict(file='{O}/jobs.fio', content='[global]\nioengine=null\nsize=1m\n' +
+                 ''.join('[j%d]\n' % i for i in range(80)))],
+     err=names("job 'j32'", 'out of memory', 'table of the jobs'))
+case('oom-units', OM, 'iodepth=65536 units with allocations past 4 MiB refused: one line naming the I/O units, '
+     '"error" : 12 in the results',
+     ['iobench', '--name=u', '--ioengine=null', '--size=1m', '--iodepth=65536', JSON], env=OOM_SMALL,
+     err=names("job 'u'", 'out of memory', 'I/O units'), stdout='json', json_check=err_is(12))
+case('oom-buffers-sweep', OM, 'NEW: a sweep whose second point needs 8 GiB of buffers: one line naming them, and '
+     'that point\'s member has its results ("error" : 12) and exit_status 1; the document stays valid',
+     ['iobench', '--name=b', '--ioengine=null', '--size=4g', '--iodepth=4', '--sweep=bs=4k,2g', JSON], env=OOM_SMALL,
+     err=names("job 'b'", 'out of memory', 'buffers'), err_lines=3, stdout='json',
+     json_check=lambda d: None if [m.get('exit_status') for m in d['iobench sweep']] == [None, 1] and
+     d['iobench sweep'][1]['result']['jobs'][0]['error'] == 12 else 'members: %r' %
+     [sorted(m) for m in d['iobench sweep']])
+
+V64 = ','.join(str(i) for i in range(1, 65))
+SWJ = ['--name=j', '--ioengine=null', '--size=64k']
+for sid, spec, want, today in [
+        ('empty', 'bs=,', 'value 1 is empty', 'NEW: today it runs nothing and exits 0'),
+        ('empty-middle', 'bs=4k,,8k', 'value 2 is empty', 'NEW: today the empty value is skipped'),
+        ('empty-last', 'bs=4k,', 'value 2 is empty', 'NEW: today the empty value is skipped'),
+        ('no-values', 'bs=', 'is not OPTION=V1', 'as today'),
+        ('unknown', 'nosuch=1,2', "unknown option 'nosuch'", 'as today'),
+        ('65-values', 'bs=' + V64 + ',65', '64 values at most', 'NEW: today the copy of the list leaks')]:
+    case('sw-' + sid, SWP, '--sweep=%s: refused in one line, nothing leaked (%s)' % (spec[:20], today),
+         ['iobench', '--sweep=' + spec] + SWJ + [JSON], err=names('--sweep', want))
+case('sw-2^36-runs', SWP, 'NEW: six sweeps of 64 values: 2^36 runs, 0 in 32 bits (today nothing runs, exit 0): refused',
+     ['iobench'] + ['--sweep=%s=%s' % (o, V64) for o in ('nrfiles', 'loops', 'iodepth', 'numjobs', 'thinktime',
+                                                          'iodepth_low')] + SWJ + [JSON],
+     err=names('--sweep', 'runs', '4096 at most'))
+case('sw-9-sweeps', SWP, 'nine --sweep flags: refused, nothing leaked',
+     ['iobench'] + ['--sweep=%s=1' % o for o in ('nrfiles', 'loops', 'iodepth', 'numjobs', 'thinktime', 'iodepth_low',
+                                                 'fsync', 'fdatasync', 'rwmixread')] + SWJ + [JSON],
+     err=names('--sweep', '8 sweeps at most'))
+
+
+def sweep_members(*want):
+    """Each member: 'ok' (a result, no exit_status) or 'failed' (exit_status, an error, no result)."""
+    def check(doc):
+        m = doc['iobench sweep']
+        if len(m) != len(want):
+            return '%d members, wanted %d' % (len(m), len(want))
+        for i, (x, w) in enumerate(zip(m, want)):
+            if w == 'ok' and ('result' not in x or 'exit_status' in x):
+                return 'member %d is not a run: %s' % (i, sorted(x))
+            if w == 'failed' and (x.get('exit_status') != 1 or not x.get('error') or 'result' in x):
+                return 'member %d is not a failed point: %s' % (i, sorted(x))
         return None
     return check
 
@@ -1233,3 +1344,90 @@ case('sec-verbose-closed-port', SC, 'http_verbose=1 against a closed port, Swift
      ['iobench', '--name=j', '--ioengine=http', '--http_host=127.0.0.1:1', '--http_mode=swift', '--size=16k',
       '--http_swift_auth_token=' + SECRET, '--http_verbose=1', JSON],
      err=names('http_host|libcurl'), stdout='json-or-empty', check=no_secret())
+
+case('sw-first-fails', SWP, 'NEW: --sweep=ioengine=rdma,null (rdma: not carried out): exit 1, a valid document whose '
+     'first member names why (today it began with a comma)',
+     ['iobench', '--sweep=ioengine=rdma,null'] + SWJ + [JSON], err=names('rdma'), err_lines=2, stdout='json',
+     json_check=sweep_members('failed', 'ok'))
+case('sw-all-fail', SWP, 'NEW: every point fails: a valid document of failed members',
+     ['iobench', '--sweep=ioengine=rdma,xnvme'] + SWJ + [JSON], err=names('rdma|xnvme'), err_lines=2, stdout='json',
+     json_check=sweep_members('failed', 'failed'))
+case('sw-middle-fails', SWP, 'the middle point fails: members before and after it run',
+     ['iobench', '--sweep=ioengine=null,rdma,null'] + SWJ + [JSON], err=names('rdma'), err_lines=3, stdout='json',
+     json_check=sweep_members('ok', 'failed', 'ok'))
+case('sw-csv-first-fails', SWP, 'NEW: CSV, the first point fails: the header comes with the first row',
+     ['iobench', '--sweep=ioengine=rdma,null'] + SWJ + ['--output-format=csv'], err=names('rdma'), err_lines=2,
+     stdout='nonempty', out_re=r'\Ajobname,groupid,')
+case('sw-values-quoted', SWP, 'NEW: swept values with " and \\ are JSON strings, escaped (today the document broke)',
+     ['iobench', '--sweep=description=a"b\\c,d'] + SWJ + [JSON], err_lines=2, exit=0, stdout='json',
+     json_check=lambda d: None if [m['values']['description'] for m in d['iobench sweep']] == ['a"b\\c', 'd']
+     else 'values: %r' % [m['values'] for m in d['iobench sweep']])
+
+
+ESC_NAME = b'a\x01b\x1bc\td<e>f&g"h\'i,j\xffk\nl\x7fm\xc2\x85n\xef\xbf\xbeo'
+
+
+def xml_parses(path=None, inner=False):
+    """The file (or stdout), UTF-8 without what XML cannot hold; each <svg> in it parses."""
+    def check(ctx):
+        import re
+        import xml.etree.ElementTree as ET
+        raw = open(ctx.path(path), 'rb').read() if path else ctx.stdout
+        try:
+            text = raw.decode('utf-8')
+        except UnicodeDecodeError as e:
+            return 'not UTF-8: %s' % e
+        bad = [hex(ord(c)) for c in text if (ord(c) < 32 and c not in '\t\n\r') or 0x7f <= ord(c) <= 0x9f
+               or c in '\ufffe\uffff']
+        if bad:
+            return 'characters XML/HTML cannot hold: %s' % bad[:8]
+        svgs = re.findall(r'<svg.*?</svg>', text, re.S)
+        if not svgs:
+            return 'no SVG'
+        for s in svgs:
+            try:
+                ET.fromstring(s)
+            except ET.ParseError as e:
+                return 'the SVG does not parse: %s' % e
+        return None
+    return check
+
+
+def csv_parses(ctx):
+    import csv
+    import io
+    try:
+        rows = list(csv.reader(io.StringIO(ctx.stdout.decode('utf-8'), newline='')))
+    except (UnicodeDecodeError, csv.Error) as e:
+        return 'not CSV in UTF-8: %s' % e
+    if len({len(r) for r in rows}) != 1 or len(rows) < 2:
+        return 'rows: %s' % [len(r) for r in rows]
+    want = ESC_NAME.decode('utf-8', 'replace')
+    return None if any(want in r for r in rows[1:]) else 'the name is not one field'
+
+
+ESCJ = ['--ioengine=null', '--size=64k']
+case('esc-json', ESC, 'a job name with controls, quotes and bytes that are not UTF-8: one valid JSON document',
+     ['iobench', b'--name=' + ESC_NAME] + ESCJ + [JSON], exit=0, err_lines=0, stdout='json')
+case('esc-csv', ESC, 'NEW: the same in CSV: UTF-8 (a stray byte is U+FFFD), the name one quoted field, every row '
+     'as long (today not UTF-8)',
+     ['iobench', b'--name=' + ESC_NAME] + ESCJ + ['--output-format=csv'], exit=0, err_lines=0, stdout='nonempty',
+     check=csv_parses)
+case('esc-html', ESC, 'NEW: the same in HTML: UTF-8 without C0/C1 controls, its SVG parses (today neither)',
+     ['iobench', b'--name=' + ESC_NAME] + ESCJ + ['--output-format=html'], exit=0, err_lines=0, stdout='nonempty',
+     check=xml_parses())
+case('esc-plot', ESC, 'NEW: --plot\'s SVG with that name parses as XML (today: not well-formed, \\x01)',
+     ['iobench', b'--name=' + ESC_NAME, '--plot=p.svg'] + ESCJ, exit=0, err_lines=0, stdout='nonempty',
+     check=xml_parses('p.svg'))
+case('esc-plot-controls', ESC, 'NEW: controls only (the text is UTF-8): the SVG still parses',
+     ['iobench', b'--name=c\x01t\x02l\x1b<&>', '--plot=p.svg'] + ESCJ, exit=0, err_lines=0, stdout='nonempty',
+     check=xml_parses('p.svg'))
+case('esc-sweep-html', ESC, 'NEW: a sweep over names with controls and < & >: the HTML page and its chart parse',
+     ['iobench', '--name=s', b'--sweep=name=x\x01<&>"\x1b\xffy,plain', '--sweep=bs=4k,8k'] + ESCJ +
+     ['--output-format=html'], exit=0, err_lines=4, stdout='nonempty', check=xml_parses())
+case('esc-sweep-plot', ESC, 'NEW: the sweep\'s --plot chart parses',
+     ['iobench', '--name=s', b'--sweep=name=x\x01<&>"\x1b\xffy,plain', '--sweep=bs=4k,8k', '--plot=p.svg'] + ESCJ,
+     exit=0, err_lines=4, stdout='nonempty', check=xml_parses('p.svg'))
+case('esc-sweep-json', ESC, 'NEW: the same sweep in JSON: one valid document (today a " or a control broke it)',
+     ['iobench', '--name=s', b'--sweep=name=x\x01<&>"\x1b\xffy,plain', '--sweep=bs=4k,8k'] + ESCJ + [JSON],
+     exit=0, err_lines=4, stdout='json')

@@ -43,7 +43,7 @@ SIGNALS = {'INT': signal.SIGINT, 'TERM': signal.SIGTERM, 'USR1': signal.SIGUSR1,
            'PIPE': signal.SIGPIPE, 'ALRM': signal.SIGALRM, 'CONT': signal.SIGCONT,
            'WINCH': signal.SIGWINCH, 'CHLD': signal.SIGCHLD, 'STOP': signal.SIGSTOP, 'KILL': signal.SIGKILL}
 CLASSES = ['readonly', 'guards', 'space', 'waits', 'signals', 'limits', 'outputs', 'compare',
-           'errno', 'engines', 'secrets']
+           'errno', 'engines', 'secrets', 'overflow', 'oom', 'sweeps', 'escaping']
 DEFAULT_TIMEOUT = 20.0
 DEFAULT_ERR_BYTES = 4096
 DEFAULT_RSS_MB = 1024  # a case past this is killed: unbounded reads must not take the machine

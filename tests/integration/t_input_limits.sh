@@ -202,7 +202,7 @@ refused "rate_cycle past 32 bits is out of range" "rate_cycle: '18446744073710' 
 accepted "bwavgtime=4294967295 (fio's unsigned int) is taken" "$IOBENCH" --parse-only $NULLJOB --size=1m --bwavgtime=4294967295
 refused "max_latency whose ns do not fit 64 bits is refused" "max_latency: cannot parse '18446744073709552'" \
 	"$IOBENCH" --parse-only $NULLJOB --size=1m --max_latency=18446744073709552
-refused "thinktime_iotime whose ns do not fit 64 bits is refused" "thinktime_iotime: too long a time" \
+refused "thinktime_iotime whose ns do not fit 64 bits is refused" "thinktime_iotime: '18446744073709552us' is too long a time" \
 	"$IOBENCH" --parse-only $NULLJOB --size=1m --thinktime_iotime=18446744073709552us
 refused "zoned_abs with an empty size is refused, as fio 3.33 refuses it" "random_distribution: cannot parse 'zoned_abs:50/10m:50/'" \
 	"$IOBENCH" --parse-only $NULLJOB --size=1m --random_distribution=zoned_abs:50/10m:50/

@@ -103,6 +103,34 @@ static void test_time(void **state)
 	assert_int_equal(us, 0);
 	assert_int_equal(parse_time_us("1.", 1000000, &us), -EINVAL);
 	assert_int_equal(parse_time_us("1.5.5", 1000000, &us), -EINVAL);
+	/* Issue 24: exact to the microsecond, and at most TIME_MAX_US (its ns fit in 63 bits). */
+	assert_int_equal(parse_time_us("1.999999999d", 1000000, &us), 0);
+	assert_int_equal(us, 172799999913ULL); /* 1.999999999 * 86400e6, rounded down */
+	assert_int_equal(parse_time_us("0.0000000001d", 1000000, &us), 0);
+	assert_int_equal(us, 8);
+	assert_int_equal(parse_time_us("9223372036854775us", 1000000, &us), 0);
+	assert_int_equal(us, TIME_MAX_US);
+	assert_int_equal(parse_time_us("9223372036854776us", 1000000, &us), -ERANGE);
+	assert_int_equal(parse_time_us("18446744073709551615", 1, &us), -ERANGE);
+	assert_int_equal(parse_time_us("9223372036854775808", 1, &us), -ERANGE);
+	assert_int_equal(parse_time_us("106751d", 1000000, &us), 0);
+	assert_int_equal(us, 106751ULL * 86400000000ULL);
+	assert_int_equal(parse_time_us("106752d", 1000000, &us), -ERANGE);
+}
+
+/* Issue 24: a fraction is exact (rounded down to a byte) up to 18 digits, refused past them. */
+static void test_size_fractions_exact(void **state)
+{
+	assert_int_equal(size_of("1.0000000001e", 1024), (1ULL << 60) + 115292150ULL);
+	assert_int_equal(size_of("7.999999999999999999e", 1024), (8ULL << 60) - 2);
+	assert_int_equal(size_of("1.5000000000000000000000k", 1024), 1536); /* trailing zeros */
+	uint64_t v;
+	assert_int_equal(parse_size("1.0000000000000000001k", 1024, &v), -EINVAL);
+	assert_int_equal(parse_size("15.9999999999999999999e", 1024, &v), -EINVAL);
+	assert_int_equal(parse_size("15.999999999999999999e", 1024, &v), 0);
+	assert_int_equal(v, UINT64_MAX - 1);
+	assert_int_equal(parse_file_size("7.999999999999999999e", 1024, &v), 0);
+	assert_int_equal(parse_file_size("8e", 1024, &v), -EFBIG);
 }
 
 static void test_bool(void **state)
@@ -283,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_size_suffixes_base_1000),
 		cmocka_unit_test(test_size_errors),
 		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_size_fractions_exact),
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_int_and_range),
 		cmocka_unit_test(test_option_table),

@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "report/report.h"
@@ -61,12 +63,39 @@ static void test_pct_unit(void **state)
 	assert_int_equal(pct_unit(3000000, 99999000, &div), 1);
 }
 
+static void escaped(const char *in, const char *want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	xml_escape(f, in);
+	fclose(f);
+	assert_string_equal(buf, want);
+	free(buf);
+}
+
+/* Issue 24: what XML 1.0 cannot hold is replaced, the rest escaped or kept. */
+static void test_xml_escape(void **state)
+{
+	(void)state;
+	escaped("a<b>&\"c'", "a&lt;b&gt;&amp;&quot;c&#39;");
+	escaped("tab\tnl\ncr\r", "tab\tnl\ncr\r");
+	escaped("\001\033\037\177", "\xe2\x90\x81\xe2\x90\x9b\xe2\x90\x9f\xe2\x90\xa1"); /* U+2401 U+241B U+241F U+2421 */
+	escaped("x\xffy\xc3", "x\xef\xbf\xbdy\xef\xbf\xbd");                              /* not UTF-8: U+FFFD */
+	escaped("\xc2\x85\xef\xbf\xbe\xef\xbf\xbf", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"); /* C1, U+FFFE, U+FFFF */
+	escaped("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xef\xbf\xbd", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xef\xbf\xbd");
+	escaped("\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"); /* a surrogate: three stray bytes */
+	escaped(NULL, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_num),
 		cmocka_unit_test(test_share),
 		cmocka_unit_test(test_pct_unit),
+		cmocka_unit_test(test_xml_escape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
