@@ -69,3 +69,18 @@ pvc_cleanup() {
 	umount "$T/host" 2>/dev/null
 	[ -n "${LOOP:-}" ] && losetup -d "$LOOP" 2>/dev/null
 }
+# refused DESCRIPTION WANT COMMAND...: exit 1 within 20 s, one stderr line matching the
+# extended regex WANT, stdout empty.
+refused() { # in the cwd: out.txt, err.txt
+	d=$1 want=$2
+	shift 2
+	timeout 20 "$@" >out.txt 2>err.txt
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] && [ ! -s out.txt ] && grep -qE -- "$want" err.txt; then
+		ok "$d"
+	else
+		notok "$d (exit $rc)"
+		{ head -c 300 err.txt; echo; } | sed 's/^/#   /'
+		{ head -c 200 out.txt; echo; } | sed 's/^/#   out: /'
+	fi
+}

@@ -8,22 +8,6 @@ cd "$T" || exit 1
 NULLJOB="--name=j --ioengine=null --size=1m"
 jqe() { jq -e "$@" >/dev/null 2>&1; }
 
-# refused DESCRIPTION WANT COMMAND...: exit 1 within 20 s, one stderr line matching the
-# extended regex WANT, stdout empty.
-refused() {
-	d=$1 want=$2
-	shift 2
-	timeout 20 "$@" >out.txt 2>err.txt
-	rc=$?
-	if [ $rc -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] && [ ! -s out.txt ] && grep -qE -- "$want" err.txt; then
-		ok "$d"
-	else
-		notok "$d (exit $rc)"
-		{ head -c 300 err.txt; echo; } | sed 's/^/#   /'
-		{ head -c 200 out.txt; echo; } | sed 's/^/#   out: /'
-	fi
-}
-
 refused "--sweep=bs=, (no value) is refused; it ran nothing and exited 0" "--sweep=bs: value 1 is empty" \
 	"$IOBENCH" --sweep=bs=, $NULLJOB
 refused "--sweep=bs=4k,,8k (an empty value) is refused" "--sweep=bs: value 2 is empty" \

@@ -8,22 +8,6 @@ cd "$T" || exit 1
 NULLJOB="--name=j --ioengine=null --size=1m"
 jqe() { jq -e "$@" >/dev/null 2>&1; }
 
-# refused DESCRIPTION WANT COMMAND...: exit 1 within 20 s, one stderr line matching the
-# extended regex WANT, stdout empty.
-refused() {
-	d=$1 want=$2
-	shift 2
-	timeout 20 "$@" >out.txt 2>err.txt
-	rc=$?
-	if [ $rc -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] && [ ! -s out.txt ] && grep -qE -- "$want" err.txt; then
-		ok "$d"
-	else
-		notok "$d (exit $rc)"
-		{ head -c 300 err.txt; echo; } | sed 's/^/#   /'
-		{ head -c 200 out.txt; echo; } | sed 's/^/#   out: /'
-	fi
-}
-
 # ---- 5. times: a think time of 2^64 - 1 us was no think time at all ----
 refused "thinktime=2^64-1 (us) is refused, not a job without pauses" \
 	"thinktime: '18446744073709551615' is too long a time \(9223372036854775us" \
