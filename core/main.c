@@ -10,6 +10,7 @@
 
 #include "core/cli.h"
 #include "core/debug.h"
+#include "core/docmodes.h"
 #include "core/errcap.h"
 #include "core/idle.h"
 #include "core/nomem.h"
@@ -484,36 +485,10 @@ static int calibrate_only(void)
 }
 
 /* --merge, --compare, --showcmd: no run. Returns the exit status, or -1 to go on. */
-/* --merge and --compare: their document on stdout, or in --output (through the door,
- * kept only when made). The exit status. */
-static int merge_or_compare(const struct run_cfg *cfg)
-{
-	struct outfile of;
-	int ret = cfg->output_path ? outfile_open(&of, cfg->output_path, cfg->outfile_flags) : 0;
-	if (ret) {
-		fprintf(stderr, "iobench: --output: cannot open '%s': %s\n", cfg->output_path, outfile_strerror(&of, ret));
-		return 1;
-	}
-	FILE *out = cfg->output_path ? of.f : stdout;
-	int status;
-	if (cfg->nmerge) {
-		status = report_merge(out, cfg->merge, cfg->nmerge) ? 1 : 0;
-	} else { /* exit 0: fine, 2: a regression past the threshold, 1: bad input */
-		int r = report_compare(out, cfg->compare[0], cfg->compare[1],
-				       (cfg->formats & (FMT_JSON | FMT_JSON_PLUS)) != 0, cfg->compare_threshold);
-		status = r < 0 ? 1 : r ? 2 : 0;
-	}
-	if (cfg->output_path && (ret = outfile_close(&of, status != 1))) {
-		fprintf(stderr, "iobench: --output: '%s': cannot write the report: %s\n", cfg->output_path, strerror(-ret));
-		return 1;
-	}
-	return status;
-}
-
 static int other_modes(struct run_cfg *cfg)
 {
 	if (cfg->nmerge || cfg->compare[0])
-		return merge_or_compare(cfg);
+		return docmodes_run(cfg);
 	if (cfg->showcmd) {
 		cli_print_showcmd(stdout, cfg);
 		return 0;
