@@ -81,15 +81,15 @@ else
 Q := @
 endif
 
-CORE_SRC    := $(filter-out core/main.c core/cluster_mpi.c,$(wildcard core/*.c))
+CORE_SRC    := $(filter-out core/app/main.c core/run/cluster_mpi.c,$(wildcard core/*/*.c))
 ENGINE_SRC  := $(wildcard engines/*.c)
 REPORT_SRC  := $(wildcard report/*.c)
 LIB_SRC     := $(CORE_SRC) $(ENGINE_SRC) $(REPORT_SRC)
 ifeq ($(MPI),1)
-LIB_SRC     += core/cluster_mpi.c
+LIB_SRC     += core/run/cluster_mpi.c
 endif
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ    := $(BUILD)/core/main.o
+MAIN_OBJ    := $(BUILD)/core/app/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -254,7 +254,7 @@ asan ubsan tsan:
 
 # `make fuzz`: a libFuzzer target for the job-file and option parser (clang), seeded from
 # fio's example job files. Run: ./build-fuzz/fuzz_jobfile -max_total_time=600 build-fuzz/corpus
-FUZZ_SRC := $(filter-out core/main.c,$(LIB_SRC))
+FUZZ_SRC := $(filter-out core/app/main.c,$(LIB_SRC))
 fuzz:
 	@$(DEPS) clang
 	@mkdir -p build-fuzz/corpus

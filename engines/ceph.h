@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 #if __has_include(<rados/librados.h>) && !defined(IOBENCH_NO_CEPH_HEADERS)
 #include <rados/librados.h>

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 enum cpu_mode { CPU_NOOP, CPU_QSORT };
 

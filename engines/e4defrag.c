@@ -16,7 +16,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 /* The kernel's interface (fs/ext4/ext4.h; not among the exported headers). */
 struct e4_move_extent {

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 extern char **environ;
 

@@ -7,7 +7,7 @@
 #include <fcntl.h>
 #include <linux/falloc.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 /* fallocate needs a descriptor open for writing, whatever the direction. */
 static int falloc_open(struct engine_ctx *ctx, const char *path, int flags, int *fd)

@@ -9,7 +9,7 @@
  * Debian lacks or iobench does not load. */
 #include <stddef.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 /* One struct holds every option of these engines: only the offsets matter, and no hook ever
  * reads them. */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 /* Only writes have a meaning here; fio fails the job at its first read or trim. */
 static int ftruncate_resolve(struct job_opts *o, void *eng_opts, char *why, size_t len)

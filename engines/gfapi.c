@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 struct gfapi_opts {
 	char volume[256];

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 enum { HTTPS_OFF, HTTPS_ON, HTTPS_INSECURE };
 enum { MODE_WEBDAV, MODE_SWIFT, MODE_S3 };

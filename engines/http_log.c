@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 int http_log(void *curl, int type, char *data, size_t size, void *out);
 

@@ -1,6 +1,6 @@
 /* http (S3 mode): AWS Signature Version 4 for the http engine's requests, and the encodings
  * of S3's SSE-C headers, with OpenSSL's libcrypto (HMAC-SHA256, SHA-256, MD5, base64), which
- * the program links already (core/checksum.c). Called by engines/http.c only; the
+ * the program links already (core/lib/checksum.c). Called by engines/http.c only; the
  * declarations are repeated there (engines see no header of each other).
  *
  * The signature (AWS's "Authenticating Requests: Using the Authorization Header"):

@@ -13,7 +13,7 @@
 #include <sys/uio.h>
 #include <sys/utsname.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 struct uring_data {
 	struct io_uring ring;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <sys/uio.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 #ifndef IOCB_FLAG_IOPRIO
 #define IOCB_FLAG_IOPRIO (1 << 1) /* linux/aio_abi.h's: aio_reqprio is the I/O's priority */

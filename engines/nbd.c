@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 struct nbd_opts {
 	char uri[4096];

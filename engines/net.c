@@ -26,7 +26,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 enum net_proto { NET_TCP, NET_TCPV6, NET_UDP, NET_UDPV6, NET_UNIX };
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 struct null_data {
 	struct io_unit **queued;

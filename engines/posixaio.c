@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 struct posixaio_data {
 	struct aiocb *cbs;             /* one per io_unit, by index */

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 struct rados_opts {
 	char clustername[128];

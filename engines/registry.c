@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 extern const struct engine_ops psync_engine_ops;
 extern const struct engine_ops libaio_engine_ops;

@@ -9,7 +9,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 struct splice_data {
 	int pipe[2]; /* [0] read end, [1] write end */

@@ -1,10 +1,10 @@
-/* Printers: each takes a FILE * and a finished run's results (core/results.h), as data;
+/* Printers: each takes a FILE * and a finished run's results (core/stats/results.h), as data;
  * printers never compute stats, and never see the run, its workers or its engines. */
 #ifndef IOBENCH_REPORT_H
 #define IOBENCH_REPORT_H
 #include <stdio.h>
 
-#include "core/results.h"
+#include "core/stats/results.h"
 
 /* fio's normal format: the job lines before the run, the results after it. */
 void report_normal_header(FILE *out, const struct run_results *r);

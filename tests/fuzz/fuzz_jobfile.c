@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/cli.h"
-#include "core/run.h"
+#include "core/app/cli.h"
+#include "core/run/run.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1022,7 +1022,7 @@ case('en-mmap-devnull', EN, 'the mmap engine on a character device that cannot b
      needs=['root'])
 
 # ====================================================================== Issue 24: guards, readonly, signals
-# Every file iobench writes goes through core/outfile.c's door (the data files' guard);
+# Every file iobench writes goes through core/lib/outfile.c's door (the data files' guard);
 # --readonly keeps every file as it was; SIGHUP reports; kill -9 leaves no stray file.
 DOOR = r'mounted on|busy|in use'
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 24: every file iobench writes goes through one door (core/outfile.c) with the data
+# Issue 24: every file iobench writes goes through one door (core/lib/outfile.c) with the data
 # files' guard: --output (json, html, csv, terse), --plot, --bandwidth-log, --merge/--compare
 # --output, --daemonize's pid file, each option row marked "output" (logs, write_iolog,
 # verify states and dumps, merge_blktrace_file, exec_prerun/postrun, exec's std_redirect,

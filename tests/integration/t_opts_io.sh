@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 16: fio 3.33's I/O options (core/options_io.c) run side by side with fio: errors
+# Issue 16: fio 3.33's I/O options (core/job/options_io.c) run side by side with fio: errors
 # (ignore_error, error_dump, continue_on_error's list), exit_what, stats, files (fill_device
 # on a small tmpfs, create_only, file_append, pre_read, create_fsync, unlink_each_loop),
 # syncs, flow control, alignment, distributions, dedupe, thinktime and rates, sample

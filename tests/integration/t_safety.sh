@@ -57,7 +57,7 @@ fi
 ln -s cnull clink
 "$IOBENCH" --name=f --ioengine=filedelete --filename=clink --size=4k >/dev/null 2>fs.err
 check "ioengine=filedelete on a symlink: refused, the link stays" sh -c "[ $? -eq 1 ] && [ -L clink ]"
-# --- many files in one directory: one walk of it replaces the per-file lstat (core/dirscan.c) ---
+# --- many files in one directory: one walk of it replaces the per-file lstat (core/plan/dirscan.c) ---
 mkdir many
 i=0
 while [ $i -le 300 ]; do [ $i -eq 150 ] || : >many/m.0.$i; i=$((i + 1)); done

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/job.h"
+#include "core/job/job.h"
 
 /* Add name=NAME, then each "key=value" of the va_list ended by NULL, to job->given. */
 static inline void job_args_add(struct job *job, const char *name, const char *first, va_list ap)

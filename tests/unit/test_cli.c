@@ -1,4 +1,4 @@
-/* The program's flags (core/cli.c): the value forms (--x=V, --x V, -x, aliases), what each
+/* The program's flags (core/app/cli.c): the value forms (--x=V, --x V, -x, aliases), what each
  * flag sets, the refusals and their messages, and --help and the man page from the table. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/cli.h"
+#include "core/app/cli.h"
 
 struct parsed {
 	struct run_cfg cfg;

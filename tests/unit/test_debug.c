@@ -1,4 +1,4 @@
-/* --debug's value (core/debug.c) and the ETA line's overwrite and newline (report/eta.c). */
+/* --debug's value (core/lib/debug.c) and the ETA line's overwrite and newline (report/eta.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/debug.h"
+#include "core/lib/debug.h"
 #include "report/report.h"
 
 static int parse(const char *spec, struct debug_opts *d)

@@ -1,4 +1,4 @@
-/* One walk of a directory instead of an lstat per planned file (core/dirscan.c): missing
+/* One walk of a directory instead of an lstat per planned file (core/plan/dirscan.c): missing
  * names, regular files, everything else asked about, paths outside the directory, the
  * entry limit, and names relative to the current directory. */
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/dirscan.h"
+#include "core/plan/dirscan.h"
 
 static char tmp[64];
 

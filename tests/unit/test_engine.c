@@ -1,4 +1,4 @@
-/* Optional libraries (core/engine.c engine_load_library): a library and its symbols are
+/* Optional libraries (engines/engine.c engine_load_library): a library and its symbols are
  * found at run time; a missing library, a missing symbol and one hidden for tests
  * (IOBENCH_TEST_HIDE_LIBS) each give the one reason the run prints, naming the package.
  * The helpers engines share: the completed-I/O list library threads push to (oldest out
@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/engine.h"
+#include "engines/engine.h"
 
 struct libc_api {
 	pid_t (*getpid)(void);

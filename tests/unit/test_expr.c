@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/expr.h"
-#include "core/files.h"
+#include "core/job/expr.h"
+#include "core/plan/files.h"
 
 static const struct sys_values sv = { .ncpus = 4, .pagesize = 4096, .mb_memory = 1024 };
 

@@ -1,4 +1,4 @@
-/* File planning (core/files.c): the names a clone works on (filename lists with escaped
+/* File planning (core/plan/files.c): the names a clone works on (filename lists with escaped
  * colons, filename_format, nrfiles, directory, opendir), each file's region (size over
  * nrfiles, filesize ranges, offset, offset_increment per clone, N% of an existing file),
  * the amount of I/O (io_size, loops) and the refusals (past 2^63 - 1 bytes, too small a
@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/files.h"
-#include "core/job.h"
+#include "core/plan/files.h"
+#include "core/job/job.h"
 #include "job_args.h"
 
 #define KiB 1024ULL

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "core/hist.h"
-#include "core/rand.h"
-#include "core/stats.h"
+#include "core/stats/hist.h"
+#include "core/lib/rand.h"
+#include "core/stats/stats.h"
 
 static void test_bucket_layout(void **state)
 {

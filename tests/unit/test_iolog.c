@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/iolog.h"
+#include "core/plan/iolog.h"
 
 static const struct iolog_parse_opts plain = { NULL, NULL, 0, 0, 0 };
 

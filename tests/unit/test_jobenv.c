@@ -1,7 +1,7 @@
-/* The job environment's pure parts: lockfile's turns (core/lockfile.c) with threads that
- * count who is inside, cmdprio's shares and priorities (core/cmdprio.c), per-priority
- * statistics merged by priority (core/prio_stats.c), and the options' parsers
- * (core/options_env.c) on good and hostile values. */
+/* The job environment's pure parts: lockfile's turns (core/worker/lockfile.c) with threads that
+ * count who is inside, cmdprio's shares and priorities (core/worker/cmdprio.c), per-priority
+ * statistics merged by priority (core/stats/prio_stats.c), and the options' parsers
+ * (core/job/options_env.c) on good and hostile values. */
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/env.h"
-#include "core/options.h"
+#include "core/run/env.h"
+#include "core/job/options.h"
 
 /* ---- lockfile: no two threads inside at once (exclusive); readers together, a writer alone
  * (readwrite) ---- */

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/flow.h"
-#include "core/options.h"
+#include "core/worker/flow.h"
+#include "core/job/options.h"
 
 static int set(struct job_opts *o, const char *name, const char *v)
 {

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/options.h"
-#include "core/parse.h"
+#include "core/job/options.h"
+#include "core/job/parse.h"
 
 static uint64_t size_of(const char *s, unsigned base)
 {

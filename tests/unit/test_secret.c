@@ -1,4 +1,4 @@
-/* Secrets (core/secret.c, issue 24): which options are credentials, what is printed in their
+/* Secrets (core/job/secret.c, issue 24): which options are credentials, what is printed in their
  * place (a value, a name given with its value glued on, the HTML page's command line), and
  * the http engine's verbose log (engines/http_log.c), whose credential headers are redacted. */
 #include <setjmp.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/cli.h"
-#include "core/engine.h"
-#include "core/options.h"
+#include "core/app/cli.h"
+#include "engines/engine.h"
+#include "core/job/options.h"
 
 int http_log(void *curl, int type, char *data, size_t size, void *out);
 

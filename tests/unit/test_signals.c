@@ -1,4 +1,4 @@
-/* The watcher's rule for stop signals (core/signals.c signals_decide): the first stops; a
+/* The watcher's rule for stop signals (core/lib/signals.c signals_decide): the first stops; a
  * repeat from the same sender within a second is taken as the same request (timeout(1),
  * kubectl and systemd signal the process, then its group); any other second one warns,
  * or exits while the results are being written; a third exits. */
@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "core/clock.h"
-#include "core/signals.h"
+#include "core/lib/clock.h"
+#include "core/lib/signals.h"
 
 static void test_repeat_from_same_sender(void **state)
 {

@@ -1,4 +1,4 @@
-/* Merging statistics (core/stats.c): the pooled mean and stddev of series known by their
+/* Merging statistics (core/stats/stats.c): the pooled mean and stddev of series known by their
  * sums (MPI's All clients) or only by their summaries (--merge of JSON results) against a
  * direct computation over all the samples; histogram merges and the percentiles of merged
  * bins against one histogram of every sample. */
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/hist.h"
-#include "core/rand.h"
-#include "core/stats.h"
+#include "core/stats/hist.h"
+#include "core/lib/rand.h"
+#include "core/stats/stats.h"
 
 #define NSAMPLES 100000
 #define NPARTS 7

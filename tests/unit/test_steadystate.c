@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/latency_target.h"
-#include "core/steadystate.h"
+#include "core/worker/latency_target.h"
+#include "core/worker/steadystate.h"
 
 static struct steady_opts crit(unsigned c, double limit, bool pct)
 {

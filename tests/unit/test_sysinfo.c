@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/sysinfo.h"
+#include "core/stats/sysinfo.h"
 
 static char dir[64];
 

@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/engine.h"
-#include "core/job.h"
-#include "core/worker_int.h"
+#include "engines/engine.h"
+#include "core/job/job.h"
+#include "core/worker/worker_int.h"
 #include "job_args.h"
 
 #define KiB 1024ULL

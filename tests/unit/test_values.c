@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/engine.h"
-#include "core/options.h"
+#include "engines/engine.h"
+#include "core/job/options.h"
 
 typedef unsigned __int128 u128;
 

@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/checksum.h"
-#include "core/job.h"
-#include "core/options.h"
-#include "core/verify.h"
-#include "core/verify_state.h"
+#include "core/lib/checksum.h"
+#include "core/job/job.h"
+#include "core/job/options.h"
+#include "core/worker/verify.h"
+#include "core/worker/verify_state.h"
 
 static uint64_t le(const uint8_t *p, size_t n)
 {

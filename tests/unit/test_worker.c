@@ -1,7 +1,7 @@
-/* The worker's parts without a disk: offsets (core/offsets.c: every block exactly once per
+/* The worker's parts without a disk: offsets (core/worker/offsets.c: every block exactly once per
  * pass, sequential and backwards order, zones, skewed distributions, rw=mode:N), pacing
- * (core/pace.c: rate slots, Poisson gaps, thinktime, the wait bound), and the whole loop
- * (core/worker.c) on the null engine, with the amounts, depths and maps it reports. Jobs go
+ * (core/worker/pace.c: rate slots, Poisson gaps, thinktime, the wait bound), and the whole loop
+ * (core/worker/worker.c) on the null engine, with the amounts, depths and maps it reports. Jobs go
  * through job_resolve() as the command line's do. */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,10 +13,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/clock.h"
-#include "core/engine.h"
-#include "core/job.h"
-#include "core/worker_int.h"
+#include "core/lib/clock.h"
+#include "engines/engine.h"
+#include "core/job/job.h"
+#include "core/worker/worker_int.h"
 #include "job_args.h"
 
 #define KiB 1024ULL

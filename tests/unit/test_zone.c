@@ -1,4 +1,4 @@
-/* Zone arithmetic (core/zone.c, core/zbd.c, core/zbd_io.c): regions rounded to zones, the
+/* Zone arithmetic (core/plan/zone.c, core/plan/zbd.c, core/worker/zbd_io.c): regions rounded to zones, the
  * strided walk, emulated zone tables and a device's reported ones, where zbd writes and reads
  * go (write pointers, resets, capacity, open-zone limits, the reset threshold and frequency),
  * and the zone options as a job gives them ("Nz", the refusals). */
@@ -14,8 +14,8 @@
 #include <cmocka.h>
 #include <linux/blkzoned.h>
 
-#include "core/job.h"
-#include "core/zone.h"
+#include "core/job/job.h"
+#include "core/plan/zone.h"
 #include "job_args.h"
 
 #define KiB 1024ULL
