@@ -155,7 +155,7 @@ check: build-deps
 		$(MAKE) --no-print-directory $$j all unit-bins
 	@$(MAKE) --no-print-directory unit
 	@if command -v python3 >/dev/null 2>&1; then python3 tests/tools/arch_check.py && \
-		echo "ok - the arrows of docs/architecture.md (no circles, report/ and engines/ doors, functions <= 80 lines)"; \
+		echo "ok - docs/architecture.md's rules: the folders' direction, no circle, headers by folder, the engines/ and report/ doors, functions <= 80 lines, files <= 600 lines"; \
 	else echo "ok - architecture check # SKIP python3 is not installed"; fi
 
 # `make unit`: the cmocka binaries, one line each, a failing one's output above its line;

@@ -5,10 +5,14 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -164,6 +168,8 @@ struct engine_done *engine_donelist_pop(struct engine_donelist *l)
 
 int engine_init(const struct engine_ops *ops, struct engine_ctx *ctx)
 {
+	if ((ops->flags & ENGINE_TRIM) && !(ctx->trim_kinds = calloc(ctx->nr_fds ? ctx->nr_fds : 1, 1)))
+		return -ENOMEM;
 	return ops->init ? ops->init(ctx) : 0;
 }
 
@@ -172,6 +178,33 @@ void engine_cleanup(const struct engine_ops *ops, struct engine_ctx *ctx)
 	if (ops->cleanup)
 		ops->cleanup(ctx);
 	ctx->priv = NULL;
+	free(ctx->trim_kinds);
+	ctx->trim_kinds = NULL;
+}
+
+int64_t trim_range(int fd, unsigned char *kind, uint64_t off, uint64_t len)
+{
+	if (*kind == TRIM_UNKNOWN) {
+		struct stat st;
+		if (fstat(fd, &st) < 0)
+			return -errno;
+		*kind = S_ISBLK(st.st_mode) ? TRIM_DISCARD : TRIM_PUNCH;
+	}
+	int r;
+	do {
+		if (*kind == TRIM_DISCARD) {
+			uint64_t range[2] = { off, len };
+			r = ioctl(fd, BLKDISCARD, range);
+		} else {
+			r = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+		}
+	} while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : (int64_t)len;
+}
+
+int64_t engine_trim(struct engine_ctx *ctx, const struct io_unit *u, uint64_t len)
+{
+	return trim_range(u->fd, &ctx->trim_kinds[u->file_index], u->offset, len);
 }
 
 int engine_open_output(struct engine_ctx *ctx, const char *path, int oflags, mode_t mode)
@@ -200,6 +233,22 @@ int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const
 		return -errno;
 	*fd = f;
 	return 0;
+}
+
+int engine_probe(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, uint64_t *bytes,
+		 char *why, size_t len)
+{
+	return ops->probe ? ops->probe(o, eng_opts, bytes, why, len) : 0;
+}
+
+bool engine_syncs_files(const struct engine_ops *ops)
+{
+	return ops->sync_file != NULL;
+}
+
+bool engine_starts_after_open(const struct engine_ops *ops)
+{
+	return ops->post_open != NULL;
 }
 
 int engine_post_open(const struct engine_ops *ops, struct engine_ctx *ctx)

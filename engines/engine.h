@@ -109,6 +109,9 @@ struct engine_ctx {
 	/* Clones of jobs whose engines do I/O (no ENGINE_NO_IO) not finished yet, this group's
 	 * and later ones' (cpuio's exit_on_io_done). */
 	const atomic_uint *io_jobs_left;
+	/* How each file is trimmed, by file index (engine_trim; the wrappers own it, for
+	 * ENGINE_TRIM engines). */
+	unsigned char *trim_kinds;
 	/* An engine that fails may say why, for the one line the core prints about it
 	 * ("io_uring is blocked here: ..."); empty when it has nothing to add. */
 	char why[256];
@@ -164,6 +167,8 @@ struct engine_ops {
 
 /* engines/registry.c: the only list of engines. */
 const struct engine_ops *engine_find(const char *name);
+/* An option by name or alias: the core's, else the first engine's that has one. */
+const struct option_def *option_find(const char *name);
 /* The i-th engine, NULL past the last. */
 const struct engine_ops *engine_by_index(size_t i);
 
@@ -215,6 +220,18 @@ int engine_load_library(const char *soname, const char *package, const struct en
 /* For engines that make files (filecreate, dircreate): mkdir -p the directories above path. */
 void engine_make_parents(const char *path);
 
+/* How a file is trimmed, found on its first trim (one byte per file, kept by the engine). */
+enum trim_kind { TRIM_UNKNOWN, TRIM_PUNCH, TRIM_DISCARD };
+
+/* Trim [off, off + len) of fd: ioctl(BLKDISCARD) on a block device, as fio; anywhere else
+ * fallocate(FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE), so a regular file's blocks are
+ * freed and read back as zeros (fio 3.33 fails those with ENOTTY). *kind caches which of the
+ * two the file takes (TRIM_UNKNOWN the first time: one fstat). Returns len or -errno. */
+int64_t trim_range(int fd, unsigned char *kind, uint64_t off, uint64_t len);
+/* A trim of u's range (its first len bytes) in the engine's queue: trim_range with the
+ * file's kind kept in ctx. */
+int64_t engine_trim(struct engine_ctx *ctx, const struct io_unit *u, uint64_t len);
+
 /* Can ops run the job o at all? Trims (rw=trim..., trim_percentage with verify) need
  * ENGINE_TRIM. 0, or -EINVAL after one line naming the engine and the option. */
 int engine_check_job(const struct engine_ops *ops, const struct job_opts *o);
@@ -239,6 +256,13 @@ const char *engine_file_path(const struct engine_ctx *ctx, unsigned i);
 int engine_open_file(const struct engine_ops *ops, struct engine_ctx *ctx, const char *path,
 		     int flags, int *fd);
 int engine_post_open(const struct engine_ops *ops, struct engine_ctx *ctx);
+/* ENGINE_REMOTE: the target is there, and its size into *bytes (0: no probe, nothing known). */
+int engine_probe(const struct engine_ops *ops, const struct job_opts *o, const void *eng_opts, uint64_t *bytes,
+		 char *why, size_t len);
+/* Does the engine flush a file itself (sync_file: an RBD image), rather than fsync(2) on its fd? */
+bool engine_syncs_files(const struct engine_ops *ops);
+/* Does the engine start something once its files are open (post_open: a connection, a program)? */
+bool engine_starts_after_open(const struct engine_ops *ops);
 int engine_close_file(const struct engine_ops *ops, struct engine_ctx *ctx, int fd);
 
 static inline int engine_queue(const struct engine_ops *ops, struct engine_ctx *ctx,

@@ -112,6 +112,9 @@ int http_s3_sign(const char *method, const char *uri, const char *const *names, 
 int http_s3_sse(const char *key, char *b64key, size_t keylen, char *b64md5, size_t md5len);
 /* engines/http_log.c */
 int http_log(void *curl, int type, char *data, size_t size, void *out);
+int http_curl_errno(int c);
+int http_status_errno(long code);
+const char *http_status_text(long code);
 
 /* libcurl's ABI (curl/curl.h of 7.x, Debian's libcurl4-openssl-dev is not needed). */
 typedef void CURL;
@@ -157,59 +160,6 @@ static int curl_load(struct curl_api *a, char *why, size_t len)
 {
 	return engine_load_library(HTTP_LIBRARY, "libcurl4", curl_syms, sizeof(curl_syms) / sizeof(curl_syms[0]), a,
 				   why, len);
-}
-
-/* What a failed transfer means, as an errno (the line names curl's own words too). */
-static int curl_errno(CURLcode c)
-{
-	switch (c) {
-	case 6: /* CURLE_COULDNT_RESOLVE_HOST */
-		return -EHOSTUNREACH;
-	case 7: /* CURLE_COULDNT_CONNECT */
-		return -ECONNREFUSED;
-	case 28: /* CURLE_OPERATION_TIMEDOUT */
-		return -ETIMEDOUT;
-	case 35: case 51: case 53: case 54: case 58: case 59: case 60: case 64: case 66: case 77: case 80:
-	case 82: case 83: case 90: case 91: /* TLS */
-		return -EPROTO;
-	case 42: /* CURLE_ABORTED_BY_CALLBACK: the run was stopped */
-		return -EINTR;
-	case 52: case 55: case 56: /* nothing back, send or receive failed */
-		return -ECONNRESET;
-	default:
-		return -EIO;
-	}
-}
-
-static int status_errno(long code)
-{
-	switch (code) {
-	case 400: case 416: return -EINVAL;
-	case 401: case 403: return -EACCES;
-	case 404: case 410: return -ENOENT;
-	case 405: case 501: return -EOPNOTSUPP;
-	case 408: case 504: return -ETIMEDOUT;
-	case 409: case 423: return -EBUSY;
-	case 411: case 413: return -EFBIG;
-	case 429: case 503: return -EAGAIN;
-	case 507: return -ENOSPC;
-	default: return -EIO;
-	}
-}
-
-static const char *status_text(long code)
-{
-	static const struct { long code; const char *text; } t[] = {
-		{ 400, "Bad Request" }, { 401, "Unauthorized" }, { 403, "Forbidden" }, { 404, "Not Found" },
-		{ 405, "Method Not Allowed" }, { 408, "Request Timeout" }, { 409, "Conflict" }, { 411, "Length Required" },
-		{ 413, "Payload Too Large" }, { 416, "Range Not Satisfiable" }, { 429, "Too Many Requests" },
-		{ 500, "Internal Server Error" }, { 501, "Not Implemented" }, { 502, "Bad Gateway" },
-		{ 503, "Service Unavailable" }, { 504, "Gateway Timeout" }, { 507, "Insufficient Storage" },
-	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].code == code)
-			return t[i].text;
-	return "";
 }
 
 static const char *scheme(const struct http_opts *ho)
@@ -287,7 +237,7 @@ static int http_probe(const struct job_opts *o, const void *eng_opts, uint64_t *
 	a.curl_easy_cleanup(h);
 	if (c != 0) {
 		snprintf(why, len, "http_host: cannot connect to %s: %s", url, err[0] ? err : a.curl_easy_strerror(c));
-		return curl_errno(c);
+		return http_curl_errno(c);
 	}
 	return 0;
 }
@@ -551,8 +501,9 @@ static void explain(struct engine_ctx *ctx, struct http_data *d, const char *met
 	const char *c = strstr(d->body, "<Code>"), *e = c ? strstr(c, "</Code>") : NULL;
 	if (c && e && e - c - 6 < (long)sizeof(s3code))
 		snprintf(s3code, sizeof(s3code), " %.*s", (int)(e - c - 6), c + 6);
-	snprintf(ctx->why, sizeof(ctx->why), "%s %.120s: HTTP %ld%s%s%s", method, d->url, code, status_text(code)[0] ? " " : "",
-		 status_text(code), s3code);
+	const char *text = http_status_text(code);
+	snprintf(ctx->why, sizeof(ctx->why), "%s %.120s: HTTP %ld%s%s%s", method, d->url, code, text[0] ? " " : "", text,
+		 s3code);
 }
 
 static int http_queue(struct engine_ctx *ctx, struct io_unit *u)
@@ -579,10 +530,10 @@ static int http_queue(struct engine_ctx *ctx, struct io_unit *u)
 	if (c != 0) {
 		snprintf(ctx->why, sizeof(ctx->why), "%s %.100s: %.120s", method, d->url,
 			 d->err[0] ? d->err : d->a.curl_easy_strerror(c));
-		u->result = curl_errno(c);
+		u->result = http_curl_errno(c);
 	} else if (code < 200 || code > 299) {
 		explain(ctx, d, method, code);
-		u->result = status_errno(code);
+		u->result = http_status_errno(code);
 	} else if (d->overflow) {
 		snprintf(ctx->why, sizeof(ctx->why), "GET %.120s: the object is larger than bs (%llu bytes)", d->url,
 			 (unsigned long long)u->len);

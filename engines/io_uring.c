@@ -23,7 +23,6 @@ struct uring_data {
 	bool deferred;        /* DEFER_TASKRUN: completions are posted only when we ask */
 	unsigned nr_queued;   /* prepared since the last submit */
 	unsigned since_async; /* requests since the last one force_async marked */
-	unsigned char *kind;  /* how each file is trimmed, by file index */
 };
 
 struct uring_opts {
@@ -72,7 +71,6 @@ static void uring_cleanup(struct engine_ctx *ctx)
 	if (ud->ring_ready)
 		io_uring_queue_exit(&ud->ring);
 	free(ud->iovs);
-	free(ud->kind);
 	free(ud);
 }
 
@@ -225,8 +223,7 @@ static int uring_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = ud;
 	ud->iovs = calloc(ctx->nr_units, sizeof(*ud->iovs));
-	ud->kind = calloc(ctx->nr_fds ? ctx->nr_fds : 1, 1);
-	int ret = ud->iovs && ud->kind ? 0 : -ENOMEM;
+	int ret = ud->iovs ? 0 : -ENOMEM;
 	for (unsigned i = 0; !ret && i < ctx->nr_units; i++) {
 		ud->iovs[i].iov_base = ctx->units[i].buf;
 		ud->iovs[i].iov_len = ctx->buf_len;
@@ -247,7 +244,7 @@ static int uring_queue(struct engine_ctx *ctx, struct io_unit *u)
 	if (u->ddir == DDIR_TRIM) {
 		if (ud->nr_queued)
 			return Q_BUSY;
-		u->result = trim_range(u->fd, &ud->kind[u->file_index], u->offset, u->len);
+		u->result = engine_trim(ctx, u, u->len);
 		return Q_COMPLETED;
 	}
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&ud->ring);

@@ -20,7 +20,6 @@ struct libaio_data {
 	struct iocb **pending;   /* queued, not yet submitted */
 	unsigned nr_pending;
 	struct io_event *events;
-	unsigned char *kind;     /* how each file is trimmed, by file index */
 };
 
 struct libaio_opts {
@@ -46,7 +45,6 @@ static void libaio_cleanup(struct engine_ctx *ctx)
 	free(ld->iocbs);
 	free(ld->pending);
 	free(ld->events);
-	free(ld->kind);
 	free(ld);
 }
 
@@ -87,8 +85,7 @@ static int libaio_init(struct engine_ctx *ctx)
 	ld->iocbs = calloc(ctx->nr_units, sizeof(*ld->iocbs));
 	ld->pending = calloc(ctx->depth, sizeof(*ld->pending));
 	ld->events = calloc(ctx->depth, sizeof(*ld->events));
-	ld->kind = calloc(ctx->nr_fds ? ctx->nr_fds : 1, 1);
-	if (!ld->iocbs || !ld->pending || !ld->events || !ld->kind) {
+	if (!ld->iocbs || !ld->pending || !ld->events) {
 		libaio_cleanup(ctx);
 		ctx->priv = NULL;
 		return -ENOMEM;
@@ -110,7 +107,7 @@ static int libaio_queue(struct engine_ctx *ctx, struct io_unit *u)
 	if (ld->nr_pending >= ctx->depth || (u->ddir == DDIR_TRIM && ld->nr_pending))
 		return Q_BUSY;
 	if (u->ddir == DDIR_TRIM) {
-		u->result = trim_range(u->fd, &ld->kind[u->file_index], u->offset, u->len);
+		u->result = engine_trim(ctx, u, u->len);
 		return Q_COMPLETED;
 	}
 	struct iocb *cb = &ld->iocbs[u->index];

@@ -34,7 +34,6 @@ struct mmap_data {
 	struct mapping *maps;
 	unsigned n;
 	struct copy_guard guard;
-	unsigned char *kind; /* how each file is trimmed, by file index */
 };
 
 /* The copy this thread is doing, NULL outside one. Thread-local because the SIGBUS handler
@@ -104,10 +103,6 @@ static int guarded_copy(struct mmap_data *md, const struct mapping *m, void *dst
 static int mmap_init(struct engine_ctx *ctx)
 {
 	struct mmap_data *md = calloc(1, sizeof(*md));
-	if (md && !(md->kind = calloc(ctx->nr_fds ? ctx->nr_fds : 1, 1))) {
-		free(md);
-		md = NULL;
-	}
 	ctx->priv = md;
 	if (!md)
 		return -ENOMEM;
@@ -163,10 +158,8 @@ static void mmap_cleanup(struct engine_ctx *ctx)
 	for (unsigned i = 0; md && i < md->n; i++)
 		if (md->maps[i].addr)
 			munmap(md->maps[i].addr, md->maps[i].len);
-	if (md) {
+	if (md)
 		free(md->maps);
-		free(md->kind);
-	}
 	free(md);
 }
 
@@ -182,7 +175,7 @@ static int mmap_queue(struct engine_ctx *ctx, struct io_unit *u)
 			return Q_COMPLETED;
 		}
 		if (u->ddir == DDIR_TRIM) {
-			u->result = trim_range(u->fd, &md->kind[u->file_index], u->offset, u->len);
+			u->result = engine_trim(ctx, u, u->len);
 			return Q_COMPLETED;
 		}
 		char *at = (char *)m->addr + u->offset;

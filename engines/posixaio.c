@@ -13,7 +13,6 @@ struct posixaio_data {
 	const struct aiocb **inflight; /* for aio_suspend */
 	struct io_unit **busy;
 	unsigned nr_busy;
-	unsigned char *kind;           /* how each file is trimmed, by file index */
 };
 
 static void posixaio_cleanup(struct engine_ctx *ctx)
@@ -24,7 +23,6 @@ static void posixaio_cleanup(struct engine_ctx *ctx)
 	free(pd->cbs);
 	free(pd->inflight);
 	free(pd->busy);
-	free(pd->kind);
 	free(pd);
 }
 
@@ -58,8 +56,7 @@ static int posixaio_init(struct engine_ctx *ctx)
 	pd->cbs = calloc(ctx->nr_units, sizeof(*pd->cbs));
 	pd->inflight = calloc(ctx->depth, sizeof(*pd->inflight));
 	pd->busy = calloc(ctx->depth, sizeof(*pd->busy));
-	pd->kind = calloc(ctx->nr_fds ? ctx->nr_fds : 1, 1);
-	if (!pd->cbs || !pd->inflight || !pd->busy || !pd->kind) {
+	if (!pd->cbs || !pd->inflight || !pd->busy) {
 		posixaio_cleanup(ctx);
 		ctx->priv = NULL;
 		return -ENOMEM;
@@ -77,7 +74,7 @@ static int posixaio_queue(struct engine_ctx *ctx, struct io_unit *u)
 	struct posixaio_data *pd = ctx->priv;
 	struct aiocb *cb = &pd->cbs[u->index];
 	if (u->ddir == DDIR_TRIM) {
-		u->result = trim_range(u->fd, &pd->kind[u->file_index], u->offset, u->len);
+		u->result = engine_trim(ctx, u, u->len);
 		return Q_COMPLETED;
 	}
 	if (pd->nr_busy >= ctx->depth)

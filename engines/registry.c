@@ -115,3 +115,12 @@ const char *engine_names(char *buf, size_t len)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", engines[i]->name);
 	return buf;
 }
+
+const struct option_def *option_find(const char *name)
+{
+	const struct option_def *d = option_find_core(name);
+	const struct engine_ops *e;
+	for (size_t i = 0; !d && (e = engine_by_index(i)); i++)
+		d = option_find_in(e->options, name);
+	return d;
+}

@@ -14,12 +14,11 @@
 struct splice_data {
 	int pipe[2]; /* [0] read end, [1] write end */
 	size_t chunk; /* the pipe's capacity: bytes per piece */
-	unsigned char kind[]; /* how each file is trimmed, by file index (trim_range) */
 };
 
 static int splice_init(struct engine_ctx *ctx)
 {
-	struct splice_data *sd = calloc(1, sizeof(*sd) + ctx->nr_fds);
+	struct splice_data *sd = calloc(1, sizeof(*sd));
 	if (!sd)
 		return -ENOMEM;
 	ctx->priv = sd;
@@ -104,7 +103,7 @@ static int splice_queue(struct engine_ctx *ctx, struct io_unit *u)
 {
 	struct splice_data *sd = ctx->priv;
 	if (u->ddir == DDIR_TRIM) { /* as the sync engines: BLKDISCARD, or a punched hole */
-		u->result = trim_range(u->fd, &sd->kind[u->file_index], u->offset, u->len);
+		u->result = engine_trim(ctx, u, u->len);
 		return Q_COMPLETED;
 	}
 	u->result = u->ddir == DDIR_WRITE ? splice_write(sd, u) : splice_read(sd, u);

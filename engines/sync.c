@@ -27,12 +27,11 @@ struct sync_opts {
 struct sync_data {
 	uint64_t count;
 	uint64_t rand;
-	unsigned char kind[];
 };
 
 static int sync_init(struct engine_ctx *ctx)
 {
-	struct sync_data *sd = calloc(1, sizeof(struct sync_data) + ctx->nr_fds);
+	struct sync_data *sd = calloc(1, sizeof(struct sync_data));
 	if (!sd)
 		return -ENOMEM;
 	sd->rand = 0x9e3779b97f4a7c15ULL * (ctx->clone + 1); /* never 0; a clone's own */
@@ -95,8 +94,7 @@ static int finish(struct engine_ctx *ctx, struct io_unit *u, xfer_fn xfer, size_
 {
 	ssize_t r;
 	if (u->ddir == DDIR_TRIM) {
-		struct sync_data *sd = ctx->priv;
-		u->result = trim_range(u->fd, &sd->kind[u->file_index], u->offset, len);
+		u->result = engine_trim(ctx, u, len);
 		return Q_COMPLETED;
 	}
 	do

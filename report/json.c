@@ -63,8 +63,8 @@ static void add_options(cJSON *parent, const char *key, const struct opt_list *l
 {
 	cJSON *o = cJSON_AddObjectToObject(parent, key);
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].value) /* fio leaves bare flags out; a secret's value is never printed */
-			cJSON_AddStringToObject(o, l->v[i].name, opt_value_shown(l->v[i].name, l->v[i].value));
+		if (l->v[i].value) /* fio leaves bare flags out; a secret's value came as <redacted> */
+			cJSON_AddStringToObject(o, l->v[i].name, l->v[i].value);
 }
 
 static cJSON *add_series(cJSON *parent, const char *key, const struct series *s)

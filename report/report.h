@@ -17,12 +17,6 @@ void report_csv(FILE *out, const struct run_results *r, bool header);
 void report_csv_sweep(FILE *out, const struct run_results *r, bool header, unsigned nextra,
 		      const char *const *names, const char *const *values);
 
-/* --compare: 0 no regression, 1 a regression past threshold (< 0: no gate), -errno on
- * unreadable input. */
-int report_compare(FILE *out, const char *base_path, const char *new_path, bool json, double threshold);
-
-/* --merge: json+ results into one document with client_stats and "All clients". */
-int report_merge(FILE *out, char *const *paths, int n);
 
 /* Sweep chart data: y per x value (the first swept option's), one series per
  * combination of the other swept values. */

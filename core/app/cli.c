@@ -13,8 +13,10 @@
 #include "core/lib/nomem.h"
 #include "core/job/parse.h"
 #include "core/job/options.h"
+#include "core/app/opthelp.h"
 #include "core/app/profile.h"
 #include "core/lib/version.h"
+#include "engines/secret.h"
 
 static unsigned format_bit(const char *name)
 {
@@ -62,7 +64,7 @@ static int parse_formats(const char *v, unsigned *formats)
 
 static int flag_help(const struct flag_call *c)
 {
-	cli_usage(c->out);
+	cli_usage(c->out, cli_flags, cli_nflags);
 	return FLAG_EXIT;
 }
 
@@ -168,7 +170,7 @@ static int flag_dump_options(const struct flag_call *c)
 	if (c->val && !strcmp(c->val, "markdown"))
 		options_print_markdown(c->out);
 	else if (c->val && !strcmp(c->val, "man"))
-		cli_print_man(c->out);
+		cli_print_man(c->out, cli_flags, cli_nflags);
 	else if (c->val && !strcmp(c->val, "tsv"))
 		options_print_tsv(c->out);
 	else {

@@ -22,16 +22,7 @@ int jobfile_parse(const char *path, struct run_cfg *cfg, unsigned file_index);
 /* The same from memory (the fuzzer). */
 int jobfile_parse_buffer(const char *data, size_t len, const char *label, struct run_cfg *cfg);
 
-/* The command line as one string (the HTML page's), a secret option's value (core/job/secret.c)
- * replaced by OPT_REDACTED: "--http_pass=KEY" and "--http_pass KEY" alike. NULL without memory. */
-char *secret_command_line(int argc, char **argv);
-
 /* --showcmd: the job files as one command line. */
 void cli_print_showcmd(FILE *out, const struct run_cfg *cfg);
-
-/* The man page's PROGRAM OPTIONS entries (.TP paragraphs), from the table of the
- * program's flags that --help and the parser use. */
-/* The man page (docs/iobench.1): the flags from the table, the job options from theirs. */
-void cli_print_man(FILE *out);
 
 #endif

@@ -13,6 +13,7 @@
 #include "core/lib/outfile.h"
 #include "core/job/parse.h"
 #include "core/app/selftest.h"
+#include "engines/secret.h"
 
 static int need_value(const struct flag_call *c)
 {

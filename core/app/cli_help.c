@@ -1,14 +1,13 @@
 /* The command line's own documentation: --help and the man page's PROGRAM OPTIONS, both
- * printed from cli_flags[] (core/app/cli.c) and the option tables. */
+ * printed from the table of flags (cli_flags[], core/app/cli.c, which passes it) and the option tables. */
 #include <ctype.h>
 #include <stdio.h>
 
 #include "core/app/cli.h"
 #include "core/app/cli_int.h"
 #include "core/job/options.h"
+#include "core/app/opthelp.h"
 #include "core/lib/version.h"
-
-#define NFLAGS cli_nflags
 
 /* "-o, --output=FILE", "--cmdhelp[=OPTION]", "--merge A B ...": a flag as --help shows it. */
 static void flag_usage_name(const struct cli_flag *f, char *buf, size_t len)
@@ -25,17 +24,17 @@ static void flag_usage_name(const struct cli_flag *f, char *buf, size_t len)
 		snprintf(buf, len, "%s--%s%s%s", alias, f->name, f->syntax ? "=" : "", syn);
 }
 
-void cli_usage(FILE *out)
+void cli_usage(FILE *out, const struct cli_flag *flags, size_t n)
 {
 	fprintf(out,
 		"iobench-%s: a fio-compatible storage benchmark\n"
 		"usage: iobench [options] [job file(s)]\n"
 		"  --name=NAME            start a job (options before the first --name are global)\n",
 		IOBENCH_VERSION);
-	for (size_t i = 0; i < NFLAGS; i++) {
+	for (size_t i = 0; i < n; i++) {
 		char name[64];
-		flag_usage_name(&cli_flags[i], name, sizeof(name));
-		fprintf(out, "  %-22s %s\n", name, cli_flags[i].help);
+		flag_usage_name(&flags[i], name, sizeof(name));
+		fprintf(out, "  %-22s %s\n", name, flags[i].help);
 	}
 	fprintf(out, "Job options (fio's names and semantics), e.g.:\n"
 		     "  iobench --name=seq --rw=read --bs=1m --size=1g --ioengine=libaio --iodepth=32 --direct=1\n");
@@ -61,10 +60,10 @@ static void man_text(FILE *out, const char *s, bool name)
 	}
 }
 
-static void man_flags(FILE *out)
+static void man_flags(FILE *out, const struct cli_flag *flags, size_t n)
 {
-	for (size_t i = 0; i < NFLAGS; i++) {
-		const struct cli_flag *f = &cli_flags[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_flag *f = &flags[i];
 		fputs(".TP\n", out);
 		if (!f->syntax) {
 			fputs(".B \\-\\-", out);
@@ -89,7 +88,7 @@ static void man_flags(FILE *out)
 	}
 }
 
-void cli_print_man(FILE *out)
+void cli_print_man(FILE *out, const struct cli_flag *flags, size_t n)
 {
 	fprintf(out, ".TH IOBENCH 1 \"\" \"iobench %s\" \"User Commands\"\n"
 		     ".SH NAME\niobench \\- a fio-compatible storage benchmark\n"
@@ -98,7 +97,7 @@ void cli_print_man(FILE *out)
 		     "iobench takes fio's command lines and job files and prints fio's output formats.\n"
 		     "Options before the first \\fB\\-\\-name\\fR are global; each \\fB\\-\\-name\\fR starts a job.\n"
 		     ".SH PROGRAM OPTIONS\n", IOBENCH_VERSION);
-	man_flags(out);
+	man_flags(out, flags, n);
 	fprintf(out, ".SH JOB OPTIONS\n");
 	options_print_man_jobs(out);
 	fprintf(out, ".SH SEE ALSO\n.BR fio (1)\n");

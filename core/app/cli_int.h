@@ -47,8 +47,10 @@ struct cli_flag {
 extern const struct cli_flag cli_flags[];
 extern const size_t cli_nflags;
 
-/* core/app/cli_help.c: --help's text. */
-void cli_usage(FILE *out);
+/* core/app/cli_help.c: --help's text and the man page (docs/iobench.1), the flags from the
+ * table (flags[0..n)), the job options from theirs. */
+void cli_usage(FILE *out, const struct cli_flag *flags, size_t n);
+void cli_print_man(FILE *out, const struct cli_flag *flags, size_t n);
 
 /* core/app/cli_flags.c: fio 3.33's flags beyond the report's. */
 int flag_debug(const struct flag_call *c);

@@ -10,6 +10,7 @@
 #include "core/lib/nomem.h"
 #include "core/job/options.h"
 #include "core/job/parse.h"
+#include "engines/secret.h"
 
 /* Split a sweep's value list at its commas; an empty value (",", "4k,,8k", "4k,") is refused. */
 static int sweep_values(struct sweep *sw)

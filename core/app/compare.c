@@ -13,8 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/json_int.h"
+#include "core/app/compare.h"
 #include "report/report.h"
+#include "engines/secret.h"
 
 struct msg {
 	char s[512];

@@ -6,6 +6,7 @@
 
 #include "core/lib/outfile.h"
 #include "report/report.h"
+#include "core/app/compare.h"
 
 /* --merge and --compare: their document on stdout, or in --output (through the door,
  * kept only when made). The exit status. */

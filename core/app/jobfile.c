@@ -16,6 +16,7 @@
 #include "core/lib/nomem.h"
 #include "core/job/options.h"
 #include "core/job/parse.h"
+#include "engines/secret.h"
 
 #define MAX_LINE 8192                /* characters in a line, the newline not counted */
 #define MAX_INCLUDE_DEPTH 16

@@ -20,6 +20,7 @@
 #include "core/run/run.h"
 #include "core/lib/signals.h"
 #include "report/report.h"
+#include "engines/secret.h"
 
 struct monitor_out {
 	FILE *out;

@@ -13,7 +13,7 @@
 #include <sys/time.h>
 
 #include "core/stats/stats.h"
-#include "report/json_int.h"
+#include "core/app/compare.h"
 #include "report/report.h"
 
 struct bin {
@@ -238,8 +238,10 @@ static int merge_job(struct merge *m, struct jwhere *w, const cJSON *job)
 			r = add_dir(m, w, dir, &m->sum[d], &m->count[d]);
 	}
 	w->dir = NULL;
-	if (!r && !m->npct) /* the first job has none: fio's default list */
-		m->npct = results_default_pct(m->pct);
+	if (!r && !m->npct) { /* the first job has none: fio's default list */
+		m->npct = JOB_DEFAULT_NPCT;
+		memcpy(m->pct, job_default_pct, sizeof(job_default_pct));
+	}
 	return r;
 }
 

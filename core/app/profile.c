@@ -24,6 +24,7 @@
 #include "core/app/cli_int.h"
 #include "core/job/expr.h"
 #include "core/job/options.h"
+#include "core/app/opthelp.h"
 #include "core/job/parse.h"
 #include "core/app/profile.h"
 

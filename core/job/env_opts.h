@@ -4,8 +4,8 @@
  * the commands around it (exec_prerun, exec_postrun), its files' locks (lockfile), write
  * hints (write_hint) and I/O scheduler (ioscheduler). The rows are core/job/options_env.c; this
  * is the options' part of struct job_opts (its member `env`). */
-#ifndef IOBENCH_JOBENV_H
-#define IOBENCH_JOBENV_H
+#ifndef IOBENCH_ENV_OPTS_H
+#define IOBENCH_ENV_OPTS_H
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * filling and preparing files, syncs, flow control between jobs, alignment, dedupe,
  * thinktime and rate details, statistics windows and the logs' shapes. Their fields live in
  * struct job_opts's `io` member. */
-#ifndef IOBENCH_OPTS_IO_H
-#define IOBENCH_OPTS_IO_H
+#ifndef IOBENCH_IO_OPTS_H
+#define IOBENCH_IO_OPTS_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -62,13 +62,6 @@ struct io_opts {
 	/* derived by opts_io_resolve */
 	bool ba_given;
 };
-
-struct job;
-struct opt_list;
-/* After a job's options are resolved (lists: what it was given, in order): what they imply
- * (blockalign turns the random map off, pre_read invalidate, ignore_error continue_on_error)
- * and what cannot go together. 0, or -EINVAL after one line. */
-int opts_io_resolve(struct job *job, const struct opt_list *const *lists, size_t n);
 
 /* Is err (positive errno) tolerated for an I/O of error type t (IOERR_*)? fio's rule:
  * continue_on_error must cover the type, and err must be on the type's list (ignore_error,

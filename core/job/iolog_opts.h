@@ -7,6 +7,19 @@
 #include <stdint.h>
 
 #define IOLOG_MERGE_MAX 64       /* merge_blktrace_scalars / _iters: values */
+#define IOLOG_MAX_LEN (1ULL << 31) /* the longest I/O a log may ask for (bs is capped there too) */
+#define IOLOG_MAX_US (UINT64_MAX / 100000) /* a timestamp that scales to ns without overflow */
+
+/* What a log's line does (replay_skip's bits): the first three are the job's directions
+ * (enum ddir, core/job/job.h). */
+enum iolog_act {
+	IOLOG_READ = 0,
+	IOLOG_WRITE = 1,
+	IOLOG_TRIM = 2,
+	IOLOG_SYNC,
+	IOLOG_DATASYNC,
+	IOLOG_NACT,
+};
 
 /* The options (fio's "I/O replay" section; core/job/options_iolog.c). */
 struct iolog_opts {

@@ -10,10 +10,11 @@
 #include "core/job/io_opts.h"
 #include "core/job/compat_opts.h"
 #include "core/job/env_opts.h"
-#include "core/worker/trim.h"
+#include "core/job/trim_opts.h"
 #include "core/job/iolog_opts.h"
 #include "core/job/ss_opts.h"
-#include "core/worker/verify.h"
+#include "core/job/verify_opts.h"
+#include "core/lib/checksum.h"
 #include "core/job/zone_opts.h"
 
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_TRIM = 2, DDIR_NR = 3 };
@@ -47,26 +48,6 @@ static inline size_t opt_list_bytes(const char *name, const char *value)
 }
 int opt_list_copy(struct opt_list *dst, const struct opt_list *src);
 void opt_list_free(struct opt_list *l);
-
-/* Secrets (core/job/secret.c): options that carry credentials (http_pass, http_s3_key...) are
- * marked in their tables; their values are never printed (reports, --debug, --showcmd,
- * errors, the HTML page's command line): OPT_REDACTED stands in their place. */
-#define OPT_REDACTED "<redacted>"
-/* Is name (or an alias) a secret option of the core's or of any engine's table? */
-bool option_is_secret(const char *name);
-/* The secret options' names and aliases (at most max of them into names): how many there are.
- * For a reader that asks of many names (a document's option maps). */
-size_t option_secret_names(const char **names, size_t max);
-/* What to print for an option's value: OPT_REDACTED for a secret's (NULL stays NULL). */
-const char *opt_value_shown(const char *name, const char *value);
-/* The same where name may be no option at all (--debug=parse, --showcmd print options
- * before they are resolved): an unknown name's value is OPT_REDACTED too, since a
- * mistyped secret ("HTTP_PASS", "http_passwd") is still a secret. */
-const char *opt_value_shown_any(const char *name, const char *value);
-/* What to print for a name that was not recognized: when it starts with a secret option's
- * name and a character no name has ("http_pass:KEY", a job file's "http_pass KEY"), that name
- * and the character, then OPT_REDACTED, in buf; else name itself. */
-const char *opt_name_shown(const char *name, char *buf, size_t len);
 
 #define BSSPLIT_MAX 64
 #define DIST_ZONES_MAX 256
@@ -108,6 +89,10 @@ enum rand_gen { GEN_TAUSWORTHE = 0, GEN_LFSR = 1, GEN_TAUSWORTHE64 = 2 };
 enum { CONT_READ = 1, CONT_WRITE = 2, CONT_VERIFY = 4, CONT_ALL = 7 };
 
 #define CPUS_MAX 1024
+
+/* fio's default percentile_list. */
+#define JOB_DEFAULT_NPCT 17
+extern const double job_default_pct[JOB_DEFAULT_NPCT];
 
 /* Resolved options of one job section. Fixed-size strings keep it copyable. */
 struct job_opts {
@@ -193,10 +178,10 @@ struct job_opts {
 	uint16_t verify_fmt_at[PATTERN_FMT_MAX]; /* where in the pattern each %o goes */
 	uint64_t verify_interval, verify_offset, verify_backlog;
 	bool do_verify, verify_only, verify_fatal;
-	struct verify_opts vopt;   /* core/worker/verify.h */
+	struct verify_opts vopt;   /* core/job/verify_opts.h */
 	struct io_opts io;         /* core/job/io_opts.h: errors, fill, flow, dedupe, log shapes... */
 	struct env_opts env;       /* users, priorities, CPUs, memory, cgroups (core/job/env_opts.h) */
-	struct trim_opts trim;     /* trim_percentage and its backlog (core/worker/trim.h) */
+	struct trim_opts trim;     /* trim_percentage and its backlog (core/job/trim_opts.h) */
 	struct iolog_opts iolog;   /* write_iolog, read_iolog, replay_* (core/job/iolog_opts.h) */
 	struct ss_opts ss;         /* core/job/ss_opts.h: steady state, latency target */
 	struct zone_opts zone;     /* zonemode and its options (core/plan/zone.h) */
@@ -235,10 +220,7 @@ struct job {
 	struct iolog_set *iologs; /* read_iolog: its logs, read before the run (core/plan/iolog.h); NULL: none */
 };
 
-struct run_cfg;
-/* Resolve defaults <- command-line globals <- inherited <- own into job->o. On error,
- * prints one line to stderr and returns -EINVAL. */
-int job_resolve(struct job *job, const struct opt_list *cmdline_globals);
+/* Frees what the job's lists and its engine's options hold (not the job itself). */
 void job_free(struct job *job);
 
 /* opendir with a sequential read: every file is read whole, its last block short, and
@@ -247,6 +229,9 @@ static inline bool job_whole_files(const struct job_opts *o)
 {
 	return o->opendir[0] && o->rw == RW_READ && o->rw_mod == 0;
 }
+
+/* The smallest block size a job uses: offsets are multiples of it. */
+uint64_t job_min_bs(const struct job_opts *o);
 
 static inline bool job_has_dir(const struct job_opts *o, enum ddir d)
 {

@@ -83,9 +83,12 @@ static inline const struct option_def *option_core_next(struct option_iter *it, 
 }
 #define FOR_EACH_CORE_OPTION(it, d) for (const struct option_def *d = option_core_first(&(it)); d; d = option_core_next(&(it), d))
 
-/* An option by name or alias: the core's, else the first engine's that has one. */
-const struct option_def *option_find(const char *name);
-/* In the core's table only. */
+/* What stands in place of a secret option's value wherever values are printed
+ * (engines/secret.h). */
+#define OPT_REDACTED "<redacted>"
+
+/* An option by name or alias in the core's table only (every table's: option_find,
+ * engines/engine.h). */
 const struct option_def *option_find_core(const char *name);
 /* In one table ended by { NULL } (an engine's). */
 const struct option_def *option_find_in(const struct option_def *table, const char *name);
@@ -102,18 +105,6 @@ int option_set_at(struct job_opts *o, void *base, const struct option_def *def, 
 void options_defaults(struct job_opts *o);
 /* The defaults of an engine's table into its (zeroed) options struct. */
 void options_defaults_at(struct job_opts *o, void *base, const struct option_def *table);
-
-/* --cmdhelp=NAME (or "all"): 0, or -ENOENT when there is no such option. */
-int options_print_help(FILE *out, const char *name);
-/* --enghelp[=ENGINE[,OPTION]]: the engines, one engine's options, or one of them. 0, or
- * -ENOENT when there is no such engine or option. */
-int options_print_enghelp(FILE *out, const char *arg);
-/* docs/options.md and the man page's OPTIONS section. */
-void options_print_markdown(FILE *out);
-/* Every row, core's then engines', one a line, tab-separated (tests walk the tables with it). */
-void options_print_tsv(FILE *out);
-/* The man page's JOB OPTIONS entries (core/app/cli.c writes the page around them). */
-void options_print_man_jobs(FILE *out);
 
 /* Custom parsers (core/job/options_parse.c). */
 int opt_parse_bs(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n);

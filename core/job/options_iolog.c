@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/plan/iolog.h"
 #include "core/job/options.h"
 #include "core/job/parse.h"
 

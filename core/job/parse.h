@@ -7,9 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/* printf arguments for "%.*s%s": a value quoted in a message, cut after 200 bytes (with
- * "..."), so that the message stays short and its reason is not cut off instead. */
-#define SHOWN(v) 200, (v), strlen(v) > 200 ? "..." : ""
+#include "core/lib/shown.h"
+
 
 /* "16m", "4k", "1g", "4096", "0x1000" (decimal unless 0x), "1KiB"... k/m/g/t/p (with
  * optional b or i) multiply by kb_base^n; the three-letter kib/mib/gib/tib/pib take the

@@ -2,8 +2,8 @@
  * ss_interval) and of the latency target (latency_target, latency_window,
  * latency_percentile, latency_run). Their rows are core/job/options_ss.c; they act in
  * core/worker/steadystate.c and core/worker/latency_target.c. */
-#ifndef IOBENCH_OPTIONS_SS_H
-#define IOBENCH_OPTIONS_SS_H
+#ifndef IOBENCH_SS_OPTS_H
+#define IOBENCH_SS_OPTS_H
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/job/parse.h"
+#include "core/lib/shown.h"
 
 static const char *const cat_names[DBG_NR] = {
 	"process", "file", "io", "mem", "blktrace", "verify", "random", "parse", "diskutil", "job",

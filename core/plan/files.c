@@ -32,22 +32,6 @@ int files_target_size(const char *path, uint64_t *bytes)
 	return 0;
 }
 
-uint64_t job_min_bs(const struct job_opts *o)
-{
-	uint64_t g = 0;
-	for (int d = 0; d < DDIR_NR; d++) {
-		if (!job_has_dir(o, d))
-			continue;
-		uint64_t b = o->bs_min[d] ? o->bs_min[d] : o->bs[d];
-		for (unsigned i = 0; i < o->nbssplit[d]; i++)
-			if (o->bssplit[d][i].pct && o->bssplit[d][i].bs < b)
-				b = o->bssplit[d][i].bs;
-		if (!g || b < g)
-			g = b;
-	}
-	return g ? g : o->bs[DDIR_READ];
-}
-
 int files_format_name(const char *fmt, const char *jobname, unsigned jobnum, unsigned filenum,
 		      char *out, size_t len)
 {

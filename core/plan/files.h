@@ -50,8 +50,6 @@ void files_make_parents(const char *path);
 /* Size of a regular file or block device; -errno if it cannot be read. */
 int files_target_size(const char *path, uint64_t *bytes);
 
-/* The smallest block size a job uses: offsets are multiples of it. */
-uint64_t job_min_bs(const struct job_opts *o);
 
 /* "$jobname.$jobnum.$filenum" -> "name.0.3". 0 or -ENAMETOOLONG. */
 int files_format_name(const char *fmt, const char *jobname, unsigned jobnum, unsigned filenum,

@@ -23,17 +23,8 @@
 #include "core/job/iolog_opts.h"
 #include "core/job/job.h"
 
-#define IOLOG_MAX_LEN (1ULL << 31) /* the longest I/O a log may ask for (bs is capped there too) */
-#define IOLOG_MAX_US (UINT64_MAX / 100000) /* a timestamp that scales to ns without overflow */
-
-enum iolog_act {
-	IOLOG_READ = DDIR_READ,
-	IOLOG_WRITE = DDIR_WRITE,
-	IOLOG_TRIM = DDIR_TRIM,
-	IOLOG_SYNC,
-	IOLOG_DATASYNC,
-	IOLOG_NACT,
-};
+_Static_assert((int)IOLOG_READ == (int)DDIR_READ && (int)IOLOG_WRITE == (int)DDIR_WRITE && (int)IOLOG_TRIM == (int)DDIR_TRIM,
+	       "a log's read, write and trim are the job's directions");
 
 /* One thing to replay. */
 struct iolog_entry {
@@ -115,59 +106,5 @@ int blktrace_parse(FILE *f, const unsigned char head[4], const char *name, const
  * -errno with one line in err. */
 int blktrace_merge(const char *const *names, unsigned n, const double *scalars, unsigned nscalars,
 		   const double *iters, unsigned niters, const char *out, unsigned flags, char *err, size_t errlen);
-
-/* ---- core/run/iolog_plan.c: before the run ---- */
-struct job;
-struct run_cfg;
-struct file_plan;
-/* After job_resolve: read_iolog's logs read (merged first with merge_blktrace_file) into
- * job->iologs, the job's directions taken from them; write_iolog checked. 0, or -errno after
- * one line. */
-int iolog_job_prepare(struct job *job, const struct run_cfg *cfg);
-/* The files of the clone replaying a log, and its amount of I/O. 0 or -errno after a line. */
-int iolog_plan(const struct job *job, unsigned clone, bool no_file, struct file_plan *plan);
-/* When its group starts: the files the log writes are created if missing; a missing file it
- * does not write fails the clone. 0 or -errno after a line. */
-int iolog_layout(const struct job *job, const struct file_plan *plan, bool readonly);
-
-/* ---- core/worker/iolog_replay.c: the worker's part (struct wstate: replay, rec) ---- */
-struct replaying {
-	bool on;
-	bool no_stall;
-	unsigned time_scale;
-	const struct iolog *log;
-	size_t next;
-};
-struct iolog_rec {
-	bool on;
-	int fd;
-	char *buf;
-	size_t len;
-	uint64_t t0_ns, last_off;
-	int err;                    /* the first write(2) that failed */
-};
-enum replay_step { REPLAY_IO, REPLAY_SYNC, REPLAY_WAIT, REPLAY_DONE };
-struct replay_io {
-	unsigned file;
-	enum iolog_act act;
-	uint64_t off, len;
-	uint64_t wait_ns;           /* REPLAY_WAIT: until the next entry is due */
-};
-struct wstate;
-struct io_unit;
-/* After the files are open: the replay, and write_iolog's file (its header, add and open
- * lines). 0 or -errno after a line. */
-int iolog_setup(struct wstate *s);
-/* write_iolog's close lines, flushed. 0 or -errno after a line. */
-int iolog_teardown(struct wstate *s);
-/* The next thing to replay (REPLAY_WAIT: not yet; its time is wait_ns away). */
-enum replay_step replay_next(struct wstate *s, struct replay_io *io);
-static inline bool replay_done(const struct replaying *r)
-{
-	return r->next >= r->log->n;
-}
-/* write_iolog: an I/O was handed to the engine; a file is synced. */
-void iolog_rec_io(struct wstate *s, const struct io_unit *u);
-void iolog_rec_sync(struct wstate *s, unsigned file, bool datasync);
 
 #endif

@@ -3,7 +3,7 @@
  * directions and amount of I/O the log's (size, rw, bs, loops, io_size and number_ios do not
  * apply, as in fio), and nothing is laid out: a file the log writes is created empty if
  * missing, one it does not write must exist. write_iolog's file is checked before any job runs. */
-#include "core/plan/iolog.h"
+#include "core/run/iolog_plan.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/run/env.h"
+#include "core/run/jobenv_run.h"
 #include "core/job/job.h"
 
 /* The mount of the hierarchy to use: 1 (v1 blkio) or 2, or 0 when neither is mounted. */

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "core/stats/diskstats.h"
-#include "core/run/env.h"
+#include "core/run/jobenv_run.h"
 #include "core/run/run.h"
 #include "core/stats/sysinfo.h"
 

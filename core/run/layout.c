@@ -15,7 +15,7 @@
 #include "engines/engine.h"
 #include "core/run/fill.h"
 #include "core/lib/guard.h"
-#include "core/plan/iolog.h"
+#include "core/run/iolog_plan.h"
 #include "core/run/run.h"
 
 #define LAYOUT_CHUNK (1u << 20)
@@ -323,7 +323,7 @@ static int may_lay_out(const struct layout_req *r)
 static int layout_one(const struct layout_req *r)
 {
 	const struct job_opts *o = &r->job->o;
-	if (engine_find(o->ioengine)->flags & ENGINE_DIRS)
+	if (r->job->ops->flags & ENGINE_DIRS)
 		return layout_dir(r);
 	bool exists = r->have != HAVE_MISSING;
 	int ret = may_lay_out(r);
@@ -500,7 +500,7 @@ static int check_group_space(struct run_ctx *rc, const struct path_index *ix, un
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
-		unsigned eflags = engine_find(job->o.ioengine)->flags;
+		unsigned eflags = job->ops->flags;
 		if (job->groupid != g || c->err || job->o.verify_only || rc->cfg->readonly || job->o.readonly ||
 		    (eflags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT | ENGINE_DIRS)))
 			continue;
@@ -546,7 +546,7 @@ static bool group_lays_out(const struct run_ctx *rc, unsigned g)
 {
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct job *job = &rc->cfg->jobs[rc->clones[i].job];
-		if (job->groupid == g && !(engine_find(job->o.ioengine)->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
+		if (job->groupid == g && !(job->ops->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
 			return true;
 	}
 	return false;
@@ -564,7 +564,7 @@ int layout_group(struct run_ctx *rc, unsigned g, FILE *notes)
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
-		unsigned eflags = engine_find(job->o.ioengine)->flags;
+		unsigned eflags = job->ops->flags;
 		if (job->groupid != g || (eflags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)) || c->err)
 			continue;
 		if (job->iologs) { /* a replay: its files are the log's, never laid out */

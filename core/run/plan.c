@@ -9,8 +9,10 @@
 #include "core/plan/dirscan.h"
 #include "engines/engine.h"
 #include "core/lib/guard.h"
-#include "core/plan/iolog.h"
+#include "core/run/iolog_plan.h"
 #include "core/plan/zone.h"
+#include "core/worker/flow.h"
+#include "core/worker/worker.h"
 
 /* Nothing is written where the user did not ask: mounted or held devices, swap, the
  * backing files of busy loop devices. */
@@ -145,7 +147,7 @@ static void zoned_abs_note(const struct job_opts *o, const struct file_plan *pla
 int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
 {
 	const struct job *job = &cfg->jobs[c->job];
-	const struct engine_ops *ops = engine_find(job->o.ioengine);
+	const struct engine_ops *ops = job->ops;
 	bool no_file = ops->flags & ENGINE_NO_FILE;
 	c->plan_later = false;
 	int planned = job->iologs ? iolog_plan(job, c->gclone, no_file, &c->plan)
@@ -164,8 +166,9 @@ int plan_clone(const struct run_cfg *cfg, struct clone_result *c)
  * filecreate and dircreate: their files do not exist yet). */
 int plan_clone_disks(struct run_ctx *rc, const struct clone_result *c)
 {
-	const struct job_opts *o = &rc->cfg->jobs[c->job].o;
-	if (!o->disk_util || (engine_find(o->ioengine)->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
+	const struct job *job = &rc->cfg->jobs[c->job];
+	const struct job_opts *o = &job->o;
+	if (!o->disk_util || (job->ops->flags & (ENGINE_NO_FILE | ENGINE_NO_LAYOUT)))
 		return 0;
 	const char *dir = NULL; /* of the file looked at last */
 	size_t len = 0;
@@ -180,4 +183,45 @@ int plan_clone_disks(struct run_ctx *rc, const struct clone_result *c)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* How many buffers one clone's part of the set holds. */
+static uint64_t set_len(const struct job_opts *o, const struct file_plan *plan)
+{
+	uint64_t size = o->size, bs = job_min_bs(o);
+	for (unsigned i = 0; !size && i < plan->nfiles; i++)
+		size += plan->files[i].region;
+	uint64_t n = size / 100 * o->io.dedupe_ws_pct / (bs ? bs : 1);
+	return n ? n : 1;
+}
+
+static bool in_set(const struct job_opts *o)
+{
+	return o->dedupe_pct && o->io.dedupe_mode == DEDUPE_WORKING_SET;
+}
+
+void io_place(struct run_ctx *rc, size_t ci, struct worker *w)
+{
+	const struct job_opts *o = &rc->cfg->jobs[rc->clones[ci].job].o;
+	w->flows = &rc->flows;
+	/* flow=: the clones of a group join before any starts, so that the first to start does
+	 * not run alone; one that waits first (startdelay, wait_for) joins when it starts. */
+	w->flow = NULL;
+	w->flow_ios = 0;
+	if (o->io.flow && !o->startdelay_us[1] && !o->wait_for[0])
+		w->flow = flow_join(&rc->flows, o->io.flow_id, o->io.flow, &w->flow_ios);
+	w->dedupe_start = 0;
+	w->dedupe_len = w->dedupe_total = in_set(o) ? set_len(o, &rc->clones[ci].plan) : 0;
+	if (!in_set(o) || !o->io.dedupe_global)
+		return;
+	w->dedupe_total = 0;
+	for (size_t i = 0; i < rc->nclones; i++) {
+		const struct clone_result *c = &rc->clones[i];
+		const struct job_opts *oi = &rc->cfg->jobs[c->job].o;
+		if (!in_set(oi) || !oi->io.dedupe_global)
+			continue;
+		if (i < ci)
+			w->dedupe_start += set_len(oi, &c->plan);
+		w->dedupe_total += set_len(oi, &c->plan);
+	}
 }

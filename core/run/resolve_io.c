@@ -1,6 +1,5 @@
-/* What core/job/options_io.c's options imply once a job's options are resolved, and fio's rule
- * for which I/O errors a job goes on after. */
-#include "core/job/io_opts.h"
+/* What core/job/options_io.c's options imply once a job's options are resolved. */
+#include "core/run/resolve.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,31 +7,7 @@
 #include <time.h>
 
 #include "engines/engine.h"
-#include "core/plan/files.h"
 #include "core/job/job.h"
-
-const char *ioerr_name(int err)
-{
-	return err > 0 ? strerrorname_np(err) : NULL;
-}
-
-bool ioerr_ignored(const struct job_opts *o, unsigned t, int err)
-{
-	for (unsigned i = 0; t < IOERR_TYPES && i < o->io.nignore[t]; i++)
-		if (o->io.ignore_err[t][i] == err)
-			return true;
-	return false;
-}
-
-bool ioerr_tolerated(const struct job_opts *o, unsigned t, int err)
-{
-	static const unsigned cont[IOERR_TYPES] = { CONT_READ, CONT_WRITE, CONT_VERIFY };
-	if (t >= IOERR_TYPES || !(o->continue_on_error & cont[t]))
-		return false;
-	if (o->io.nignore[t])
-		return ioerr_ignored(o, t, err);
-	return err == EIO || err == EILSEQ; /* fio's non-fatal errors */
-}
 
 static void note(const struct job *job, const char *what)
 {
@@ -134,7 +109,7 @@ int opts_io_resolve(struct job *job, const struct opt_list *const *lists, size_t
 	/* The helpers are engines of their own: one without files that starts something once
 	 * they are open (a connection, a program) or does no I/O has nothing to hand them. */
 	if (o->io.submit_mode == SUBMIT_OFFLOAD && job->ops && (job->ops->flags & ENGINE_NO_FILE) &&
-	    (job->ops->post_open || (job->ops->flags & ENGINE_NO_IO))) {
+	    (engine_starts_after_open(job->ops) || (job->ops->flags & ENGINE_NO_IO))) {
 		char what[200];
 		snprintf(what, sizeof(what), "io_submit_mode=offload: ioengine=%s %s; use io_submit_mode=inline",
 			 job->ops->name, job->ops->flags & ENGINE_NO_IO ? "does no I/O to hand over"

@@ -13,13 +13,14 @@
 #include "core/lib/clock.h"
 #include "core/worker/dedupe.h"
 #include "engines/engine.h"
-#include "core/run/env.h"
+#include "core/run/jobenv_run.h"
 #include "core/lib/guard.h"
-#include "core/plan/iolog.h"
+#include "core/run/iolog_plan.h"
 #include "core/run/layout.h"
 #include "core/lib/nomem.h"
 #include "core/stats/perflog.h"
 #include "core/run/plan.h"
+#include "core/run/resolve.h"
 #include "core/worker/steadystate.h"
 #include "core/worker/worker.h"
 #include "core/plan/zone.h"
@@ -35,8 +36,10 @@ void run_cfg_free(struct run_cfg *cfg)
 {
 	opt_list_free(&cfg->globals);
 	opt_list_free(&cfg->cmdline_globals);
-	for (size_t i = 0; i < cfg->njobs; i++)
+	for (size_t i = 0; i < cfg->njobs; i++) {
+		iolog_set_free(cfg->jobs[i].iologs);
 		job_free(&cfg->jobs[i]);
+	}
 	free(cfg->jobs);
 	for (unsigned i = 0; i < cfg->nfile_names; i++)
 		free(cfg->file_names[i]);
@@ -79,7 +82,8 @@ void run_ctx_free(struct run_ctx *rc)
 	rc->hosts = NULL;
 	free(rc->mon.agg);
 	rc->mon.agg = NULL;
-	steady_free(rc);
+	steady_free(rc->steady);
+	rc->steady = NULL;
 	run_summary_free(rc);
 	disks_free(&rc->disks);
 	env_run_free(rc);
@@ -103,7 +107,7 @@ static void assign_groups(struct run_ctx *rc)
 static int check_job(const struct job *job, const struct run_cfg *cfg)
 {
 	const struct job_opts *o = &job->o;
-	const struct engine_ops *ops = engine_find(o->ioengine);
+	const struct engine_ops *ops = job->ops;
 	for (int d = 0; d < DDIR_NR; d++)
 		if (o->bs[d] > (1ULL << 31) || o->bs_max[d] > (1ULL << 31)) {
 			fprintf(stderr, "iobench: job '%s': bs: larger than 2GiB\n", o->name);
@@ -187,9 +191,9 @@ static int probe_job(struct job *job)
 	const struct engine_ops *ops = job->ops;
 	char why[512] = "";
 	job->target_bytes = 0;
-	if (!(ops->flags & ENGINE_REMOTE) || !ops->probe)
+	if (!(ops->flags & ENGINE_REMOTE))
 		return 0;
-	int ret = ops->probe(&job->o, job->eng_opts, &job->target_bytes, why, sizeof(why));
+	int ret = engine_probe(ops, &job->o, job->eng_opts, &job->target_bytes, why, sizeof(why));
 	if (ret)
 		fprintf(stderr, "iobench: job '%s': ioengine=%s: %s\n", job->o.name, ops->name,
 			why[0] ? why : strerror(-ret));
@@ -218,6 +222,24 @@ static int plan_all(struct run_ctx *rc)
 			}
 		}
 	return 0;
+}
+
+/* ss_dur's windows, one per report unit (as core/run/summary.c reports them: a clone of a
+ * group_reporting job joins the clone before it when both are of one group). */
+static int plan_steady(struct run_ctx *rc)
+{
+	struct steady_of_clone *of = calloc(rc->nclones ? rc->nclones : 1, sizeof(*of));
+	if (!of)
+		return -ENOMEM;
+	for (size_t i = 0; i < rc->nclones; i++) {
+		const struct job *job = &rc->cfg->jobs[rc->clones[i].job];
+		of[i].o = &job->o;
+		of[i].joins_previous = i > 0 && job->o.group_reporting &&
+				       rc->cfg->jobs[rc->clones[i - 1].job].groupid == job->groupid;
+	}
+	int ret = steady_plan(&rc->steady, of, rc->nclones);
+	free(of);
+	return ret;
 }
 
 int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
@@ -294,7 +316,7 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 			pthread_mutex_init(&c->progress.lock, NULL);
 		}
 	}
-	return plan_all(rc) ? -EINVAL : steady_plan(rc);
+	return plan_all(rc) ? -EINVAL : plan_steady(rc);
 }
 
 struct thread_arg {
@@ -348,7 +370,7 @@ static void unlink_group_files(struct run_ctx *rc, unsigned g)
 		const struct clone_result *c = &rc->clones[i];
 		const struct job *job = &rc->cfg->jobs[c->job];
 		if (job->groupid != g || !job->o.unlink ||
-		    (engine_find(job->o.ioengine)->flags & ENGINE_NO_FILE))
+		    (job->ops->flags & ENGINE_NO_FILE))
 			continue;
 		for (unsigned k = 0; k < c->plan.nfiles; k++) {
 			const char *path = c->plan.files[k].path;
@@ -466,7 +488,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		w->debug = debug_for_clone(&cfg->prog.debug, (unsigned)i);
 		w->warnings_fatal = cfg->prog.warnings_fatal;
 		io_place(rc, i, w);
-		w->ss = steady_for_clone(rc, i, &w->ss_member);
+		w->ss = steady_for_clone(rc->steady, i, &w->ss_member);
 		w->ts = c->ts;
 		w->progress = &c->progress;
 		w->zbd = &rc->zbd;

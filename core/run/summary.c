@@ -11,16 +11,9 @@
 #include "core/job/options.h"
 #include "core/run/run.h"
 #include "core/worker/steadystate.h"
+#include "engines/secret.h"
 
 const double results_key_pct[KEY_PCT_NR] = { 50.0, 90.0, 99.0, 99.9 };
-
-size_t results_default_pct(double pct[RESULTS_PCT_MAX])
-{
-	struct job_opts o;
-	options_defaults(&o);
-	memcpy(pct, o.pct_list, sizeof(o.pct_list));
-	return o.npct;
-}
 
 /* The block sizes a job may use, per direction, as fio's header shows them (bs=(R)
  * MIN-MAX): bsrange's ends, or bs; with bssplit, its smallest and largest. */
@@ -87,7 +80,7 @@ static int fio_names(struct opt_list *dst, const struct opt_list *src, const str
 
 static int describe_job(struct job_result *jr, const struct job *job, const struct run_cfg *cfg)
 {
-	const struct engine_ops *ops = engine_find(job->o.ioengine);
+	const struct engine_ops *ops = job->ops;
 	jr->job = job;
 	bs_range(&job->o, jr->bs_min_bytes, jr->bs_max_bytes);
 	jr->engine = job->o.ioengine;
@@ -188,7 +181,7 @@ static void add_units(struct run_ctx *rc, const struct clone_end *end, const cha
 			u->pid = pid;
 			summed = job->o.group_reporting || joins_previous(rc, i + 1);
 			if (!end) /* this process's clones: their steady-state window */
-				steady_report(rc, i, &u->ss);
+				steady_report(rc->steady, i, &u->ss);
 		}
 		u->options = &r->jobs[c->job].options;
 		if (summed)

@@ -22,8 +22,6 @@
 _Static_assert(sizeof(((struct job_opts *)0)->pct_list) == RESULTS_PCT_MAX * sizeof(double),
 	       "RESULTS_PCT_MAX is percentile_list's length");
 
-/* fio's default percentile_list (the option's default): how many, into pct. */
-size_t results_default_pct(double pct[RESULTS_PCT_MAX]);
 
 /* One histogram's percentiles, for its job's percentile_list (ns[i] for pct_list[i]). */
 struct pct_values {

@@ -3,7 +3,7 @@
  * ENGINE_IOPRIO engines give the kernel with it (io_uring's sqe->ioprio, libaio's
  * aio_reqprio). A direction keeps its priorities apart by index: 0 is the job's own, then
  * each other priority in the order the options name them (core/stats/prio.h keeps the latencies). */
-#include "core/run/env.h"
+#include "core/worker/jobenv.h"
 #include "core/worker/worker_int.h"
 
 uint16_t cmdprio_job_ioprio(const struct env_opts *e)

@@ -4,7 +4,7 @@
  * lines first and close lines last, an I/O's line when it is handed to the engine (verify
  * reads too), a sync's when the file is synced. Per I/O: a line formatted into a buffer,
  * written out when it is nearly full (no allocation, a write(2) per ~60 KiB of lines). */
-#include "core/plan/iolog.h"
+#include "core/worker/iolog_replay.h"
 
 #include <errno.h>
 #include <fcntl.h>

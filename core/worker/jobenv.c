@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/run/env.h"
+#include "core/worker/jobenv.h"
 #include "core/worker/worker_int.h"
 #include "core/lib/outfile.h"
 #include "core/lib/signals.h"

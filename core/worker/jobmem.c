@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/lib/debug.h"
-#include "core/run/env.h"
+#include "core/worker/jobenv.h"
 #include "core/worker/worker_int.h"
 
 #ifndef MAP_HUGE_SHIFT

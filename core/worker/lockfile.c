@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "core/run/env.h"
+#include "core/worker/jobenv.h"
 #include "core/worker/worker_int.h"
 
 int lockfile_init(struct wstate *s)

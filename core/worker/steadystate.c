@@ -10,7 +10,6 @@
 
 #include "core/lib/clock.h"
 #include "core/lib/debug.h"
-#include "core/run/run.h"
 
 /* A window of more samples than this is refused (memory: 16 bytes a sample, twice). */
 #define SS_SAMPLES_MAX (1u << 20)
@@ -92,35 +91,21 @@ struct steady_set {
 	struct steady_unit **of_clone; /* by clone: its window, or NULL */
 	unsigned *member;              /* by clone: its slot in the window */
 	size_t *first_clone;           /* by unit: the report unit's first clone */
+	size_t nclones;
 };
-
-/* As core/run/summary.c reports them: a clone of a group_reporting job joins the clone before it
- * when both are of one group. */
-static bool joins_previous(const struct run_ctx *rc, size_t i)
-{
-	if (i == 0)
-		return false;
-	const struct job *job = &rc->cfg->jobs[rc->clones[i].job];
-	return job->o.group_reporting && rc->cfg->jobs[rc->clones[i - 1].job].groupid == job->groupid;
-}
-
-static const struct job_opts *clone_opts(const struct run_ctx *rc, size_t i)
-{
-	return &rc->cfg->jobs[rc->clones[i].job].o;
-}
 
 /* The report unit starting at clone first and ending before end: a window if one of its
  * clones has ss_dur (the first such keeps it). */
-static int plan_unit(struct run_ctx *rc, struct steady_set *set, size_t first, size_t end)
+static int plan_unit(const struct steady_of_clone *clones, struct steady_set *set, size_t first, size_t end)
 {
 	size_t lead = first;
-	while (lead < end && !clone_opts(rc, lead)->ss.steady.dur_us)
+	while (lead < end && !clones[lead].o->ss.steady.dur_us)
 		lead++;
 	if (lead == end)
 		return 0;
 	struct steady_unit *u = &set->units[set->nunits];
-	const struct steady_opts *so = &clone_opts(rc, lead)->ss.steady;
-	u->o = clone_opts(rc, lead);
+	const struct steady_opts *so = &clones[lead].o->ss.steady;
+	u->o = clones[lead].o;
 	u->n = (unsigned)(so->dur_us / so->interval_us);
 	u->nmembers = (unsigned)(end - first);
 	u->members = calloc(u->nmembers, sizeof(*u->members));
@@ -145,36 +130,37 @@ static int plan_unit(struct run_ctx *rc, struct steady_set *set, size_t first, s
 	return 0;
 }
 
-int steady_plan(struct run_ctx *rc)
+int steady_plan(struct steady_set **out, const struct steady_of_clone *clones, size_t n)
 {
 	bool any = false;
-	for (size_t i = 0; i < rc->nclones; i++)
-		any |= clone_opts(rc, i)->ss.steady.dur_us != 0;
+	*out = NULL;
+	for (size_t i = 0; i < n; i++)
+		any |= clones[i].o->ss.steady.dur_us != 0;
 	if (!any)
 		return 0;
 	struct steady_set *set = calloc(1, sizeof(*set));
 	if (!set)
 		return -ENOMEM;
-	rc->steady = set;
-	set->units = calloc(rc->nclones, sizeof(*set->units));
-	set->of_clone = calloc(rc->nclones, sizeof(*set->of_clone));
-	set->member = calloc(rc->nclones, sizeof(*set->member));
-	set->first_clone = calloc(rc->nclones, sizeof(*set->first_clone));
+	*out = set;
+	set->nclones = n;
+	set->units = calloc(n, sizeof(*set->units));
+	set->of_clone = calloc(n, sizeof(*set->of_clone));
+	set->member = calloc(n, sizeof(*set->member));
+	set->first_clone = calloc(n, sizeof(*set->first_clone));
 	if (!set->units || !set->of_clone || !set->member || !set->first_clone)
 		return -ENOMEM;
-	for (size_t first = 0, end; first < rc->nclones; first = end) {
-		for (end = first + 1; end < rc->nclones && joins_previous(rc, end); end++)
+	for (size_t first = 0, end; first < n; first = end) {
+		for (end = first + 1; end < n && clones[end].joins_previous; end++)
 			;
-		int ret = plan_unit(rc, set, first, end);
+		int ret = plan_unit(clones, set, first, end);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-void steady_free(struct run_ctx *rc)
+void steady_free(struct steady_set *set)
 {
-	struct steady_set *set = rc->steady;
 	if (!set)
 		return;
 	for (size_t i = 0; set->units && i < set->nunits; i++) {
@@ -192,23 +178,20 @@ void steady_free(struct run_ctx *rc)
 	free(set->member);
 	free(set->first_clone);
 	free(set);
-	rc->steady = NULL;
 }
 
-struct steady_unit *steady_for_clone(const struct run_ctx *rc, size_t clone, unsigned *member)
+struct steady_unit *steady_for_clone(const struct steady_set *set, size_t clone, unsigned *member)
 {
-	const struct steady_set *set = rc->steady;
-	if (!set || clone >= rc->nclones || !set->of_clone[clone])
+	if (!set || clone >= set->nclones || !set->of_clone[clone])
 		return NULL;
 	*member = set->member[clone];
 	return set->of_clone[clone];
 }
 
-void steady_report(const struct run_ctx *rc, size_t clone, struct steady_result *out)
+void steady_report(const struct steady_set *set, size_t clone, struct steady_result *out)
 {
-	const struct steady_set *set = rc->steady;
 	memset(out, 0, sizeof(*out));
-	struct steady_unit *u = set && clone < rc->nclones ? set->of_clone[clone] : NULL;
+	struct steady_unit *u = set && clone < set->nclones ? set->of_clone[clone] : NULL;
 	if (!u || set->first_clone[u - set->units] != clone) /* not the first clone of its unit */
 		return;
 	const struct steady_opts *so = &u->o->ss.steady;

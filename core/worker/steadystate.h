@@ -51,14 +51,20 @@ struct steady_unit {
 	uint64_t *scratch;           /* the judged samples, oldest first (the keeper's) */
 };
 
-struct run_ctx;
-/* The units of rc's clones (one per report unit whose clones have ss_dur). 0 or -ENOMEM. */
-int steady_plan(struct run_ctx *rc);
-void steady_free(struct run_ctx *rc);
+/* What the run tells of each of its clones, in order. */
+struct steady_of_clone {
+	const struct job_opts *o;
+	bool joins_previous; /* of one report unit with the clone before it (group_reporting) */
+};
+struct steady_set;
+/* The units of the run's n clones (one per report unit whose clones have ss_dur) into *set
+ * (NULL when none has): 0 or -ENOMEM (then *set is still to be freed). */
+int steady_plan(struct steady_set **set, const struct steady_of_clone *clones, size_t n);
+void steady_free(struct steady_set *set);
 /* The window clone i contributes to (member: its slot in it), or NULL. */
-struct steady_unit *steady_for_clone(const struct run_ctx *rc, size_t clone, unsigned *member);
+struct steady_unit *steady_for_clone(const struct steady_set *set, size_t clone, unsigned *member);
 /* The steady-state block of the report unit whose first clone is i (on = false: none). */
-void steady_report(const struct run_ctx *rc, size_t clone, struct steady_result *out);
+void steady_report(const struct steady_set *set, size_t clone, struct steady_result *out);
 
 /* ss_dur and ss_interval agree (and the window is of a sane length): 0, or -EINVAL after
  * one line naming the job. */

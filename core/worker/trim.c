@@ -1,43 +1,14 @@
-/* Trims: the call engines make (BLKDISCARD on block devices, punched holes elsewhere), and
- * the worker's part for trim_percentage: written blocks chosen for trimming, trimmed in
+/* Trims, the worker's part (the engines' call is engine_trim, engines/engine.c): for
+ * trim_percentage, written blocks chosen for trimming, trimmed in
  * batches by fio's trim_backlog rule (or when the writes are done). A chosen block that a
  * verify read takes first is read back as written and not trimmed, as fio; one trimmed
  * first is read back as zeros (verify_phase.c, told by the loop). */
-#include "core/worker/trim.h"
-
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/falloc.h>
-#include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/worker/worker_int.h"
-
-int64_t trim_range(int fd, unsigned char *kind, uint64_t off, uint64_t len)
-{
-	if (*kind == TRIM_UNKNOWN) {
-		struct stat st;
-		if (fstat(fd, &st) < 0)
-			return -errno;
-		*kind = S_ISBLK(st.st_mode) ? TRIM_DISCARD : TRIM_PUNCH;
-	}
-	int r;
-	do {
-		if (*kind == TRIM_DISCARD) {
-			uint64_t range[2] = { off, len };
-			r = ioctl(fd, BLKDISCARD, range);
-		} else {
-			r = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
-		}
-	} while (r < 0 && errno == EINTR);
-	return r < 0 ? -errno : (int64_t)len;
-}
-
-/* ---- the worker's part ---- */
 
 static uint64_t job_max_bs(const struct job_opts *o)
 {

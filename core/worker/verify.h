@@ -40,15 +40,6 @@ struct verify_hdr {
 };
 _Static_assert(sizeof(struct verify_hdr) == VERIFY_HDR_LEN, "fio's verify header is 40 bytes");
 
-/* The verify options beyond the ones struct job_opts had before (core/job/options_verify.c). */
-struct verify_opts {
-	uint64_t backlog_batch;     /* verify_backlog_batch: 0 = verify_backlog */
-	bool dump;                  /* verify_dump */
-	bool state_save;            /* verify_state_save */
-	bool state_load;            /* verify_state_load */
-	bool experimental;          /* experimental_verify */
-};
-
 struct job_opts;
 
 /* What a write's headers carry besides its place. */

@@ -34,7 +34,7 @@ struct worker {
 	const struct engine_ops *ops;
 	const void *eng_opts;    /* the engine's own options (engine_ops.options), resolved */
 	const struct file_plan *plan; /* files, regions, amount of I/O */
-	const struct env_clone *env; /* its cgroup, file locks (core/run/env.h); NULL: none */
+	const struct env_clone *env; /* its cgroup, file locks (core/worker/jobenv.h); NULL: none */
 	unsigned clone;          /* clone number, for cpus_allowed_policy=split */
 	unsigned log_index;      /* N of the logs' names: the clone's number in the run, from 1 */
 	uint64_t seed;

@@ -23,17 +23,17 @@
 #define IOBENCH_WORKER_INT_H
 #include <sys/resource.h>
 
-#include "core/run/env.h"
+#include "core/worker/jobenv.h"
 #include "core/plan/files.h"
 #include "core/worker/flow.h"
-#include "core/plan/iolog.h"
+#include "core/worker/iolog_replay.h"
 #include "core/worker/latency_target.h"
 #include "core/stats/perflog.h"
 #include "core/lib/rand.h"
 #include "core/worker/steadystate.h"
 #include "core/worker/wextra.h"
 #include "core/worker/worker.h"
-#include "core/plan/zone.h"
+#include "core/worker/zone_run.h"
 
 /* The I/O-unit state machine, checked in debug and sanitizer builds: a unit is free,
  * prepared (taken by the loop, or refused by a busy engine), queued (handed over, not yet
@@ -240,7 +240,7 @@ struct wstate {
 	struct rusage ru0;
 	struct perflogs *logs;      /* NULL unless the job writes logs */
 	struct iolog_rec rec;       /* write_iolog (core/worker/iolog_replay.c) */
-	struct env_worker env;      /* core/run/env.h: priorities, buffers' memory, file locks (cmdprio first) */
+	struct env_worker env;      /* core/worker/jobenv.h: priorities, buffers' memory, file locks (cmdprio first) */
 };
 
 static inline int wf_fd(const struct wstate *s, const struct wfile *f)

@@ -259,7 +259,7 @@ void io_drain(struct wstate *s)
 void io_sync_file(struct wstate *s, struct wfile *f, unsigned how)
 {
 	bool datasync = how & IOSYNC_DATA;
-	bool by_engine = s->w->ops->sync_file != NULL; /* an RBD image: flushed by the engine */
+	bool by_engine = engine_syncs_files(s->w->ops); /* an RBD image: flushed by the engine */
 	if (wf_fd(s, f) < 0 && !by_engine)
 		return;
 	io_drain(s);

@@ -10,7 +10,7 @@
 
 #include "core/lib/clock.h"
 #include "core/lib/debug.h"
-#include "core/run/env.h"
+#include "core/worker/jobenv.h"
 #include "core/lib/nomem.h"
 #include "core/worker/worker_int.h"
 

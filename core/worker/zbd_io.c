@@ -1,11 +1,11 @@
 /* zonemode=zbd, one I/O at a time: where a write or a read goes given the zones' write
- * pointers, which zones are open, and when a zone is reset (core/plan/zone.h). The caller holds
+ * pointers, which zones are open, and when a zone is reset (core/worker/zbd_io.h). The caller holds
  * the table's lock. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 
-#include "core/plan/zone.h"
+#include "core/worker/zbd_io.h"
 
 static uint64_t round_bs(uint64_t v, uint64_t min_bs)
 {

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "core/app/cli.h"
+#include "core/app/cli_int.h"
 
 struct parsed {
 	struct run_cfg cfg;
@@ -230,7 +231,7 @@ static void test_help_and_man_from_the_table(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&man, &len);
 	assert_non_null(f);
-	cli_print_man(f);
+	cli_print_man(f, cli_flags, cli_nflags);
 	fclose(f);
 	char *jobs = strstr(man, ".SH JOB OPTIONS\n"); /* the flags' part ends there */
 	assert_non_null(jobs);

@@ -20,6 +20,7 @@
 
 #include "core/plan/files.h"
 #include "core/job/job.h"
+#include "core/run/resolve.h"
 #include "job_args.h"
 
 #define KiB 1024ULL

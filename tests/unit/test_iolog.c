@@ -13,7 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/plan/iolog.h"
+#include "core/run/iolog_plan.h"
+#include "core/worker/iolog_replay.h"
 
 static const struct iolog_parse_opts plain = { NULL, NULL, 0, 0, 0 };
 

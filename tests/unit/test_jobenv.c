@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/run/env.h"
+#include "core/worker/jobenv.h"
 #include "core/job/options.h"
 
 /* ---- lockfile: no two threads inside at once (exclusive); readers together, a writer alone

@@ -13,6 +13,7 @@
 
 #include "core/worker/flow.h"
 #include "core/job/options.h"
+#include "engines/engine.h"
 
 static int set(struct job_opts *o, const char *name, const char *v)
 {

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "core/job/options.h"
+#include "engines/engine.h"
 #include "core/job/parse.h"
 
 static uint64_t size_of(const char *s, unsigned base)

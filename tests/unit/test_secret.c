@@ -13,6 +13,7 @@
 #include "core/app/cli.h"
 #include "engines/engine.h"
 #include "core/job/options.h"
+#include "engines/secret.h"
 
 int http_log(void *curl, int type, char *data, size_t size, void *out);
 

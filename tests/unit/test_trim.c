@@ -18,6 +18,7 @@
 
 #include "engines/engine.h"
 #include "core/job/job.h"
+#include "core/run/resolve.h"
 #include "core/worker/worker_int.h"
 #include "job_args.h"
 

@@ -16,6 +16,7 @@
 #include "core/lib/clock.h"
 #include "engines/engine.h"
 #include "core/job/job.h"
+#include "core/run/resolve.h"
 #include "core/worker/worker_int.h"
 #include "job_args.h"
 

@@ -15,7 +15,9 @@
 #include <linux/blkzoned.h>
 
 #include "core/job/job.h"
-#include "core/plan/zone.h"
+#include "core/run/resolve.h"
+#include "core/worker/zone_run.h"
+#include "core/worker/zbd_io.h"
 #include "job_args.h"
 
 #define KiB 1024ULL

@@ -1,17 +1,16 @@
-/* The job environment at work (its options: core/job/env_opts.h). The run's part sets up what is
- * shared before a group starts and undoes it after the run (cgroups made, I/O schedulers
- * switched, file locks); each worker's part puts its own thread in its place (cgroup,
+/* The job environment at work, the worker's part (its options: core/job/env_opts.h; the
+ * run's part, which sets up what is shared before a group starts and undoes it after the
+ * run: core/run/jobenv_run.h). Each worker puts its own thread in its place (cgroup,
  * priorities, NUMA, user and group, pinned memory), gets its buffers (mem=), runs the
  * commands around the job, gives each I/O its priority and keeps the file locks.
  *
- *   core/run/jobenv_run.c  the run's: checks when prepared, cgroups, ioscheduler, locks' table
  *   core/worker/jobenv.c      the worker's thread: cgroup, ioprio, nice, NUMA, uid/gid, lockmem,
  *                      exec_prerun/exec_postrun, write_hint
  *   core/worker/jobmem.c      the I/O buffers' memory (mem=, mem_align, hugepage-size)
  *   core/worker/cmdprio.c     per-I/O priorities and the latencies kept per priority
  *   core/worker/lockfile.c    lockfile=: locks shared by the threads doing I/O to one file */
-#ifndef IOBENCH_ENV_H
-#define IOBENCH_ENV_H
+#ifndef IOBENCH_JOBENV_H
+#define IOBENCH_JOBENV_H
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -24,7 +23,6 @@
 #include "core/lib/rand.h"
 #include "core/stats/stats.h"
 
-struct run_ctx;
 struct job;
 struct wstate;
 
@@ -45,44 +43,6 @@ struct env_clone {
 	struct env_lock **locks;    /* by file index (lockfile=), else NULL */
 	unsigned nlocks;
 };
-
-/* The run's part (struct run_ctx's env): what it made, to undo after the run. */
-struct env_cgroup {
-	char dir[PATH_MAX];
-	bool made, keep;
-};
-struct env_sched {
-	char disk[64];
-	char was[64]; /* the scheduler it had */
-};
-struct env_run {
-	struct env_clone *clones; /* by clone index */
-	size_t nclones;
-	struct env_cgroup *cgroups; /* made, deepest last */
-	unsigned ncgroups;
-	struct env_sched *scheds;
-	unsigned nscheds;
-	struct env_lock **locks;
-	unsigned nlocks;
-};
-
-struct run_cfg;
-/* Checks of a job's environment options once resolved (engine, combinations, what this
- * machine has; not the machine with --parse-only): 0, or -EINVAL after one line. */
-int env_check_job(struct job *job, const struct run_cfg *cfg);
-/* Group g is about to start: its cgroups made, its devices' schedulers switched, its
- * files' locks. A job that cannot have its environment fails (c->err) after one line. */
-int env_group_start(struct run_ctx *rc, unsigned g);
-/* The run is over: cgroups removed (but cgroup_nodelete's), schedulers switched back. */
-void env_run_end(struct run_ctx *rc);
-void env_run_free(struct run_ctx *rc);
-/* The clone's part, for its worker (NULL when it has none). */
-const struct env_clone *env_for_clone(const struct run_ctx *rc, size_t clone);
-/* jobenv_cgroup.c: the cgroup of a job made (or found); join: the file its threads write
- * their ids to. 0 or -errno after one line. */
-int env_cgroup_prepare(struct env_run *er, const struct job *job, char *join, size_t len);
-/* Remove what the run made, deepest first, but what a cgroup_nodelete job used. */
-void env_cgroup_remove(struct env_run *er);
 
 /* ---- a worker's part (struct wstate's env) ---- */
 struct env_lockf {

@@ -3,11 +3,13 @@
  * nothing else: every place that prints an option's value or echoes what the user wrote
  * asks here first and prints OPT_REDACTED instead (the JSON option maps, --debug=parse,
  * --showcmd, the HTML page's command line, error messages, merged documents). */
+#include "engines/secret.h"
+
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/app/cli.h"
 #include "engines/engine.h"
 #include "core/job/options.h"
 
