@@ -60,7 +60,7 @@ struct option_def {
 	const char *syntax;  /* how the value is written, for --cmdhelp (default: from the type) */
 	const char *help;
 	unsigned effects;    /* OPT_EFFECT_*: what the option can do outside the run */
-	bool secret;         /* a credential (OPT_STR): its value is never printed (core/job/secret.c) */
+	bool secret;         /* a credential (OPT_STR): its value is never printed (engines/secret.c) */
 };
 
 /* The core's tables (listed in core/job/options_table.c), each ended by { NULL }. */

@@ -97,24 +97,35 @@ static void __attribute__((noinline, cold)) latency_fatal(struct wstate *s, cons
 	worker_fail(s, -ETIMEDOUT);
 }
 
-/* complete_one when no per-I/O extra is on (s->lean): counted and timed. */
-static inline void complete_lean(struct wstate *s, struct io_unit *u, uint64_t t)
+/* Every completion that moved bytes: the sample's counts and the pacing. */
+static inline void count_done(struct wstate *s, const struct io_unit *u, uint64_t bytes)
 {
-	struct thread_stats *ts = s->ts;
-	uint64_t bytes = (uint64_t)u->result;
-	s->last_done = u->ddir;
 	s->sample_bytes[u->ddir] += bytes;
 	s->sample_ios[u->ddir]++;
 	pace_done(s, u->ddir, bytes);
-	if (!s->measuring)
-		return;
+}
+
+/* A completion while measuring: its bytes and I/O in the job's statistics (a short one said). */
+static inline void count_measured(struct wstate *s, const struct io_unit *u, uint64_t bytes)
+{
+	struct dir_stats *ds = &s->ts->dir[u->ddir];
 	if (__builtin_expect(bytes < u->len, 0) && !s->no_io)
 		complete_short(s, u, bytes);
-	struct dir_stats *ds = &ts->dir[u->ddir];
 	ds->io_bytes += bytes;
 	ds->total_ios++;
-	uint64_t clat = t - u->issue_ns;
-	record_lat(s, ts, ds, u, clat, t);
+}
+
+/* complete_one when no per-I/O extra is on (s->lean): counted and timed, as complete_one
+ * counts and times (the same two steps and record_lat), with nothing else. */
+static inline void complete_lean(struct wstate *s, struct io_unit *u, uint64_t t)
+{
+	uint64_t bytes = (uint64_t)u->result;
+	s->last_done = u->ddir;
+	count_done(s, u, bytes);
+	if (!s->measuring)
+		return;
+	count_measured(s, u, bytes);
+	record_lat(s, s->ts, &s->ts->dir[u->ddir], u, t - u->issue_ns, t);
 }
 
 static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state from, uint64_t t)
@@ -140,9 +151,7 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 		return;
 	}
 	uint64_t bytes = (uint64_t)u->result;
-	s->sample_bytes[u->ddir] += bytes;
-	s->sample_ios[u->ddir]++;
-	pace_done(s, u->ddir, bytes);
+	count_done(s, u, bytes);
 	if (__builtin_expect(s->lat.on, 0) && lat_search_io(&s->lat, t - u->start_ns))
 		latency_fatal(s, u, t);
 	int late = s->o->io.max_latency_us[u->ddir] ? werr_latency(s, u, t - u->issue_ns) : 0;
@@ -156,10 +165,7 @@ static void complete_one(struct wstate *s, struct io_unit *u, enum unit_state fr
 	}
 	if (!s->measuring)
 		return;
-	if (bytes < u->len && !s->no_io)
-		complete_short(s, u, bytes);
-	s->ts->dir[u->ddir].io_bytes += bytes;
-	s->ts->dir[u->ddir].total_ios++;
+	count_measured(s, u, bytes);
 	complete_latency(s, u, bytes, t);
 }
 
