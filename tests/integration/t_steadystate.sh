@@ -93,12 +93,12 @@ line() {
 	grep -Eq "$2" "i-$1.txt" || return 1
 	[ $FIO = no ] || grep -Eq "$2" "f-$1.txt"
 }
-# shapes NAME: fio's and iobench's normal outputs line by line, by shape (tests/normal_shape.py)
+# shapes NAME: fio's and iobench's normal outputs line by line, by shape (tests/tools/normal_shape.py)
 # (fio prints --debug's lines on stdout: set aside)
 shapes() {
 	[ $FIO = no ] && return 0
 	grep -v '^rate \|set debug option' "f-$1.txt" >"f-$1.shape"
-	python3 "$TOP/tests/normal_shape.py" "f-$1.shape" "i-$1.txt"
+	python3 "$TOP/tests/tools/normal_shape.py" "f-$1.shape" "i-$1.txt"
 }
 rcs() { [ "$(cat "i-$1.rc")" = "$2" ] && { [ $FIO = no ] || [ "$(cat "f-$1.rc")" = "$2" ]; }; }
 BY="fio 3.33 and iobench"

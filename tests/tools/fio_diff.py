@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential checks: run one job through fio 3.33 and iobench, compare the results.
 
-Usage from a test: python3 tests/fio_diff.py IOBENCH WORKDIR < cases
+Usage from a test: python3 tests/tools/fio_diff.py IOBENCH WORKDIR < cases
 Each case line: NAME | ARGS (shell words, may name job files under tests/jobs) | CHECKS
 CHECKS is a comma list of: ios (exact io_bytes and total_ios per job and direction),
 clean (iobench's stdout is one JSON document and its stderr is empty),

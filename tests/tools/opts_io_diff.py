@@ -2,7 +2,7 @@
 """Differential checks for issue 16's I/O options (t_opts_io.sh): one job through fio 3.33
 and iobench, compared.
 
-Usage: python3 tests/opts_io_diff.py IOBENCH WORKDIR < cases
+Usage: python3 tests/tools/opts_io_diff.py IOBENCH WORKDIR < cases
 A case line: NAME | ARGS | CHECKS. ARGS are shell words ($VARS expanded); a word
 'fio:X' is given to fio only, 'iob:X' to iobench only. CHECKS, comma-separated:
   rc          the same exit status (and both print JSON)

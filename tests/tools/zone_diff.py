@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Zone modes side by side: jobs through fio 3.33 and iobench, their I/Os compared.
 
-Usage: python3 tests/zone_diff.py IOBENCH WORKDIR < cases
+Usage: python3 tests/tools/zone_diff.py IOBENCH WORKDIR < cases
 Each case line: NAME | FILE | ARGS | CHECKS
   FILE   bytes of zeros the job's file holds before the run ("256k", "1m"), "-" for none, or
          dev:PATH for a device both tools use in turn
