@@ -123,7 +123,7 @@ EOF
 	[ -n "$EX" ] && [ -f /etc/ceph/ceph.conf ] && sed 's/^size=128m$/size=16m/' "$EX/rados.fio" >"$O/rados.fio" &&
 		echo "example-rados.fio (size=16m) | $O/rados.fio | jobs,ios,keys,clean"
 } >"$O/cases"
-python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <"$O/cases"
+python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/work" <"$O/cases"
 [ -n "$EX" ] || ok "fio's example job files rbd.fio, rados.fio # SKIP the fio-examples folder is not there"
 purge
 

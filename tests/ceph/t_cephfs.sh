@@ -8,7 +8,7 @@
 #   point, the columns of docs/output.md, every row's bytes the size and its IOPS its bytes over
 #   its runtime;
 # - fio 3.33 on the same mount for four of the sweep's points: the same io_bytes and total_ios,
-#   JSON shapes and files (tests/fio_diff.py, in a directory on the mount);
+#   JSON shapes and files (tests/tools/fio_diff.py, in a directory on the mount);
 # - host against pod: 4k randread QD32 and 4m read QD32 (time-based, CEPH_RUNTIME s each),
 #   fio and iobench, on the host mount and in a pod sandbox (nobody, no capabilities, new mount
 #   and pid namespaces, the mount bind-mounted at /mnt, as tests/gluster/ does), in
@@ -78,7 +78,7 @@ cephfs-4k-randread | --name=p $J --bs=4k --rw=randread | jobs,ios,keys,clean,fil
 cephfs-64k-read | --name=p $J --bs=64k --rw=read | jobs,ios,keys,clean,files
 cephfs-1m-write | --name=p $J --bs=1m --rw=write | jobs,ios,keys,clean,files
 EOF
-	python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$M/diff" <"$O/cephfs-cases"
+	python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$M/diff" <"$O/cephfs-cases"
 	rm -rf "$M/diff"
 
 	# ---- host against pod: 4k randread QD32, 4m read QD32; fio and iobench ----

@@ -54,7 +54,7 @@ fi
 export G T
 for lane in s a; do
 	FIO_DIFF_PRE="rm -f $M/$lane-* $M/reopen_test.*" FIO_DIFF_FILES="$M/$lane-*" \
-		python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/gfwork-$lane" <"$T/out/gf-$lane.cases" \
+		python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/gfwork-$lane" <"$T/out/gf-$lane.cases" \
 		>"$T/out/gf-$lane.tap" 2>&1 &
 	eval "gf_pid_$lane=\$!"
 done

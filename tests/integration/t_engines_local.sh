@@ -9,7 +9,7 @@ if ! have fio || ! have python3; then
 	skip "fio's local engines against fio" "fio or python3 is not installed"
 	exit 0
 fi
-H="python3 $TOP/tests/h_engines_local.py"
+H="python3 $TOP/tests/tools/h_engines_local.py"
 get() { $H get "$@" 2>/dev/null; }
 # pair NAME ARGS...: fio's and iobench's runs of the same job, side by side, in $T/NAME/fio
 # and $T/NAME/iobench (PORT in ARGS: a free port for each).
@@ -55,9 +55,9 @@ done
 TRIMS=
 "$IOBENCH" --name=p --ioengine=null --rw=trim --size=64k >/dev/null 2>&1 && TRIMS=1
 
-# ---- falloc, ftruncate, splice: files, exact counts (tests/fio_diff.py); in the background ----
+# ---- falloc, ftruncate, splice: files, exact counts (tests/tools/fio_diff.py); in the background ----
 files_section() {
-	python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <<'EOF'
+	python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/work" <<'EOF'
 falloc-write | --name=j --ioengine=falloc --size=1m --bs=64k --rw=write | jobs,ios,files,keys,clean
 falloc-read | --name=j --ioengine=falloc --size=1m --bs=64k --rw=read | jobs,ios,files
 falloc-randwrite | --name=j --ioengine=falloc --size=1m --bs=4k --rw=randwrite | jobs,ios,files
@@ -73,7 +73,7 @@ EOF
 	$H run "$IOBENCH" "$T/ft" --name=g --ioengine=ftruncate --rw=write --size=1m --bs=64k --filename=f
 	check "ftruncate: sequential writes leave the file at the last write's offset (960 KiB)" [ "$(stat -c %s "$T/ft/f")" = 983040 ]
 	if [ -n "$TRIMS" ]; then
-		python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <<'EOF'
+		python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/work" <<'EOF'
 falloc-trim | --name=j --ioengine=falloc --size=1m --bs=64k --rw=trim | jobs,ios,files
 falloc-randtrim | --name=j --ioengine=falloc --size=1m --bs=4k --rw=randtrim | jobs,ios,files
 EOF
@@ -101,7 +101,7 @@ e4_section() {
 		skip "e4defrag against fio" "cannot loop-mount an ext4 image here"
 		return
 	fi
-	python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/e4/work" <<'EOF'
+	python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/e4/work" <<'EOF'
 e4defrag-write | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --filesize=1m --bs=64k --rw=write | jobs,ios,files,keys,clean
 e4defrag-randwrite | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --filesize=1m --bs=16k --rw=randwrite | jobs,ios,files
 e4defrag-inplace | --name=j --ioengine=e4defrag --filename=f --donorname=f.def --inplace=1 --filesize=1m --bs=64k --rw=write | jobs,ios,files
@@ -320,7 +320,7 @@ check "exec: std_redirect=0 sends its output to stderr, never into the JSON" sh 
 read -r rc t <"$T/noruntime.rc"
 check "exec: without a runtime the job ends with its program ($t ms; fio never ends)" [ "$rc" -eq 0 -a "$t" -lt 10000 ]
 
-# ---- the normal format: fio's lines in fio's order (tests/normal_shape.py); cpuio's other runs ----
+# ---- the normal format: fio's lines in fio's order (tests/tools/normal_shape.py); cpuio's other runs ----
 # cpuio and exec say what they do instead of the job's header line, and show no direction
 # without bytes; fio's "fio: waiting for connection" (on its stdout) is not iobench's.
 $H run "$IOBENCH" "$T/qsort" --name=q --ioengine=cpuio --cpuload=100 --cpuchunks=10ms --cpumode=qsort --runtime=300ms \
@@ -342,7 +342,7 @@ check "cpuio: exit_on_io_done=1 ends with the I/O job, as fio's (fio $tf, iobenc
 
 for n in cpuio exec net; do
 	grep -v '^fio: waiting for connection' "$T/normal-$n/fio/out.txt" >"$T/normal-$n/fio.txt"
-	check "normal format, $n: fio's lines in fio's order" python3 "$TOP/tests/normal_shape.py" "$T/normal-$n/fio.txt" \
+	check "normal format, $n: fio's lines in fio's order" python3 "$TOP/tests/tools/normal_shape.py" "$T/normal-$n/fio.txt" \
 		"$T/normal-$n/iobench/out.txt"
 done
 check "normal format, cpuio: its own line for each clone, as fio's" [ "$(grep -c '^burn (noop): ioengine=cpuio, cpuload=50, cpucycle=10000$' "$T/normal-cpuio/iobench/out.txt")" = 2 ]

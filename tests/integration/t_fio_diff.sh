@@ -14,7 +14,7 @@ dd if=/dev/urandom of="$PRE" bs=1M count=8 2>/dev/null
 mkdir -p "$OD/sub"
 dd if=/dev/zero of="$OD/f1" bs=1M count=2 2>/dev/null
 dd if=/dev/zero of="$OD/sub/f2" bs=1M count=3 2>/dev/null
-python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <<EOF2
+python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/work" <<EOF2
 # name | args | checks
 # -- engines: exactly size/bs I/Os, as fio
 psync-read | --name=r --rw=read --bs=4k --size=8m --ioengine=psync $D | jobs,ios,keys,opts,files

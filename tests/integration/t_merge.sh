@@ -14,7 +14,7 @@ check "--merge: exit 0, nothing on stderr" sh -c "[ $? -eq 0 ] && [ ! -s err.txt
 check "client_stats: the 3 jobs with their hostnames, then All clients" \
 	sh -c "[ \"\$(jq -c '[.client_stats[] | .hostname // .jobname]' merged.json)\" = '[\"pod1\",\"pod2\",\"pod3\",\"All clients\"]' ]"
 check "All clients: io_bytes add up (28 MiB)" [ "$(jq '.client_stats[3].read.io_bytes' merged.json)" -eq $((28 << 20)) ]
-p99=$(jq -s '[.[].jobs[0].read.clat_ns.bins]' pod1.json pod2.json pod3.json | python3 "$TOP/tests/bins_pct.py" 99)
+p99=$(jq -s '[.[].jobs[0].read.clat_ns.bins]' pod1.json pod2.json pod3.json | python3 "$TOP/tests/tools/bins_pct.py" 99)
 got=$(jq '.client_stats[3].read.clat_ns.percentile["99.000000"]' merged.json)
 echo "#   p99 from summed bins $p99, reported $got"
 check "All clients: p99 is the p99 of the summed json+ bins" [ "$got" -eq "$p99" ]

@@ -35,7 +35,7 @@ n = sum(e['write']['total_ios'] for e in c[:4])
 print('#   ranks %s, All clients %d' % ([e['write']['io_bytes'] for e in c[:4]], c[4]['write']['io_bytes']))
 sys.exit(0 if s == c[4]['write']['io_bytes'] == 16 << 20 and n == c[4]['write']['total_ios'] == 256 else 1)
 PY
-p99=$(jq '[.client_stats[:4][].write.clat_ns.bins]' fpp.json | python3 "$TOP/tests/bins_pct.py" 99)
+p99=$(jq '[.client_stats[:4][].write.clat_ns.bins]' fpp.json | python3 "$TOP/tests/tools/bins_pct.py" 99)
 got=$(jq '.client_stats[4].write.clat_ns.percentile["99.000000"]' fpp.json)
 echo "#   p99 of the ranks' merged bins $p99, All clients $got"
 check "All clients: p99 is the p99 of the ranks' merged bins" [ "$got" -eq "$p99" ]

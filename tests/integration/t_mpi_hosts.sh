@@ -79,7 +79,7 @@ check "client_stats: the three hostnames, then All clients" \
 check "each host's volume holds its own 4 MiB file (fpp.N.0 on host N)" sh -c "
 	for n in 1 2 3; do f=\$(nsenter -t \$(cat h\$n.pid) -m sh -c 'ls $T/vol' | grep fpp); [ \"\$f\" = fpp.\$((n - 1)).0 ] || exit 1;
 	nsenter -t \$(cat h\$n.pid) -m stat -c %s '$T/vol/'\$f | grep -qx $((4 << 20)) || exit 1; done"
-p99=$(jq '[.client_stats[:3][].write.clat_ns.bins]' fpp.json | python3 "$TOP/tests/bins_pct.py" 99)
+p99=$(jq '[.client_stats[:3][].write.clat_ns.bins]' fpp.json | python3 "$TOP/tests/tools/bins_pct.py" 99)
 check "All clients: io_bytes summed (12 MiB), p99 from the summed bins ($p99)" \
 	sh -c "[ \$(jq '.client_stats[3].write.io_bytes' fpp.json) -eq $((12 << 20)) ] && [ \$(jq '.client_stats[3].write.clat_ns.percentile[\"99.000000\"]' fpp.json) -eq $p99 ]"
 

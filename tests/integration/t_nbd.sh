@@ -127,7 +127,7 @@ EOF
 		echo "nbd-example-4m | $T/nbd-4m.fio | jobs,split,keys,opts,clean"
 	fi
 } >cases
-unixsocket=$S python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <cases
+unixsocket=$S python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/work" <cases
 [ -n "$EX" ] || skip "fio's examples/nbd.fio" "the fio-examples folder is not there"
 
 # Data: written by one tool, verified by the other; trimmed blocks read back as zeros.

@@ -18,7 +18,7 @@ while IFS='|' read -r name args; do
 	fio $args >fio.$n.txt 2>/dev/null
 	# shellcheck disable=SC2086
 	"$IOBENCH" $args >ours.$n.txt 2>err.$n.txt
-	check "normal format, $name: fio's lines in fio's order" python3 "$TOP/tests/normal_shape.py" fio.$n.txt ours.$n.txt
+	check "normal format, $name: fio's lines in fio's order" python3 "$TOP/tests/tools/normal_shape.py" fio.$n.txt ours.$n.txt
 done <<EOF2
 randrw numjobs=2|--name=randrw --filename=$T/data --size=16m --runtime=1 --time_based --rw=randrw --bs=4k --ioengine=libaio --iodepth=4 $D --numjobs=2
 group_reporting|--name=randrw --filename=$T/data --size=16m --runtime=1 --time_based --rw=randrw --bs=4k --ioengine=libaio --iodepth=4 $D --numjobs=2 --group_reporting

@@ -21,7 +21,7 @@ PY=python3 # Debian's, not a version manager's shim (half a second a call)
 CG="iobench-t-$$"
 export CG T
 
-# ---- differential cases (tests/fio_diff.py): the same job through both tools ----
+# ---- differential cases (tests/tools/fio_diff.py): the same job through both tools ----
 # Readers and a writer taking turns on one file (lockfile=readwrite): a job file.
 cat >"$T/lockrw.fio" <<EOF
 [global]
@@ -37,7 +37,7 @@ numjobs=2
 rw=randwrite
 EOF
 if [ $FIO = yes ]; then
-	$PY "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/diff" <<'EOF'
+	$PY "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/diff" <<'EOF'
 prerun    | --name=x --ioengine=null --size=1m --exec_prerun='echo before' --exec_postrun='echo after' --nice=5 --prio=3 --prioclass=2 --lockmem=1m | ios,keys,files
 cmdprio   | --name=c --ioengine=io_uring --rw=randread --filename=f --size=1m --cmdprio_percentage=50 --output-format=json+ | ios,keys,files
 cmdprio-lat | --name=c --ioengine=io_uring --rw=randread --filename=f --size=1m --cmdprio_percentage=40 --cmdprio_class=2 --cmdprio=7 --prio=3 --lat_percentiles=1 | ios,keys

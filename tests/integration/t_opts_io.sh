@@ -6,7 +6,7 @@
 # windows, the logs' shapes; and hostile values of each.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1 # what the jobs leave (verify state files...) stays in the scratch directory
-DIFF="$TOP/tests/opts_io_diff.py"
+DIFF="$TOP/tests/tools/opts_io_diff.py"
 W="$T/work"
 mkdir -p "$W"
 

@@ -6,7 +6,7 @@
 # bench/floor.c (make bench's floor program) building clean and doing its I/O.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
-H="python3 $TOP/tests/h_engines_local.py"
+H="python3 $TOP/tests/tools/h_engines_local.py"
 
 # ---- 20,000 files in one directory: every one created, stat'ed, removed ----
 mkdir big && cd big || exit 1

@@ -66,25 +66,19 @@ fq() {
 # same_types NAME PATH: the key paths and types under PATH ('' = the whole document) are fio's
 same_types() {
 	[ $FIO = yes ] || return 0
-	python3 - "f-$1.json" "i-$1.json" "$2" <<'EOF'
-import json, sys
-def types(v, path, out):
-    out.setdefault(path, {int: 'int', float: 'float', str: 'string', dict: 'object', list: 'array'}[type(v)])
-    if isinstance(v, dict) and not path.endswith(('.percentile', '.bins', 'options')):
-        for k, x in v.items():
-            types(x, path + '.' + k, out)
-    elif isinstance(v, list):
-        for x in v:
-            types(x, path + '[]', out)
+	PYTHONPATH="$TOP/tests/tools${PYTHONPATH:+:$PYTHONPATH}" python3 - "f-$1.json" "i-$1.json" "$2" <<'EOF'
+import sys
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+import json, jsonshape
 def block(doc, path):
     for k in [p for p in path.split('.') if p]:
         doc = doc[int(k)] if isinstance(doc, list) else doc[k]
     return doc
-a, b = {}, {}
-types(block(json.load(open(sys.argv[1])), sys.argv[3]), '', a)
-types(block(json.load(open(sys.argv[2])), sys.argv[3]), '', b)
-if list(a.items()) != list(b.items()):
-    print('#   fio     %s\n#   iobench %s' % (list(a.items()), list(b.items())))
+# a true or false anywhere fails the check (kind_no_bool raises): fio's JSON has none
+fio, ours = (block(json.load(open(f)), sys.argv[3]) for f in sys.argv[1:3])
+diff = jsonshape.diff(fio, ours, kind=jsonshape.kind_no_bool, order=True)
+if diff:
+    print('\n'.join('#   ' + x for x in diff))
     sys.exit(1)
 EOF
 }
@@ -93,12 +87,12 @@ line() {
 	grep -Eq "$2" "i-$1.txt" || return 1
 	[ $FIO = no ] || grep -Eq "$2" "f-$1.txt"
 }
-# shapes NAME: fio's and iobench's normal outputs line by line, by shape (tests/normal_shape.py)
+# shapes NAME: fio's and iobench's normal outputs line by line, by shape (tests/tools/normal_shape.py)
 # (fio prints --debug's lines on stdout: set aside)
 shapes() {
 	[ $FIO = no ] && return 0
 	grep -v '^rate \|set debug option' "f-$1.txt" >"f-$1.shape"
-	python3 "$TOP/tests/normal_shape.py" "f-$1.shape" "i-$1.txt"
+	python3 "$TOP/tests/tools/normal_shape.py" "f-$1.shape" "i-$1.txt"
 }
 rcs() { [ "$(cat "i-$1.rc")" = "$2" ] && { [ $FIO = no ] || [ "$(cat "f-$1.rc")" = "$2" ]; }; }
 BY="fio 3.33 and iobench"

@@ -18,7 +18,7 @@ for v in "--minimal" "--output-format=terse" "--output-format=terse --terse-vers
 	fio $v $job >fio.txt 2>/dev/null
 	# shellcheck disable=SC2086
 	"$IOBENCH" $v $job >ours.txt 2>err.txt
-	check "terse $v: same lines, fields and field kinds as fio" python3 "$TOP/tests/terse_shape.py" fio.txt ours.txt
+	check "terse $v: same lines, fields and field kinds as fio" python3 "$TOP/tests/tools/terse_shape.py" fio.txt ours.txt
 	check "terse $v: nothing else on stdout or stderr" sh -c "[ ! -s err.txt ] && ! grep -qv '^[345];' ours.txt"
 done
 extra="--name=t --ioengine=null --size=8m --description=hello --continue_on_error=all"
@@ -26,7 +26,7 @@ extra="--name=t --ioengine=null --size=8m --description=hello --continue_on_erro
 fio --minimal $extra >fio2.txt 2>/dev/null
 # shellcheck disable=SC2086
 "$IOBENCH" --minimal $extra >ours2.txt
-check "terse with continue_on_error and a description: fio's extra fields" python3 "$TOP/tests/terse_shape.py" fio2.txt ours2.txt
+check "terse with continue_on_error and a description: fio's extra fields" python3 "$TOP/tests/tools/terse_shape.py" fio2.txt ours2.txt
 check "the description closes the line" grep -q ';hello$' ours2.txt
 fio --output-format=terse,json $extra >fio3.txt 2>/dev/null
 "$IOBENCH" --output-format=terse,json $extra >ours3.txt

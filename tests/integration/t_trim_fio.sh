@@ -41,7 +41,7 @@ alloc() { sync "$1" && echo "$(stat -c %s "$1") $(($(stat -c '%b * %B' "$1") / 1
 
 # ---- the null engine (in the background; its lines are printed after the loop's) ----
 null_cases() {
-	python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/null" <<EOF
+	python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/null" <<EOF
 null-trim | --name=t --rw=trim --bs=4k --size=4m --ioengine=null | jobs,ios,keys,opts,clean
 null-randtrim | --name=t --rw=randtrim --bs=8k --size=4m --ioengine=null --iodepth=8 | jobs,ios,keys,opts,clean
 null-trimwrite | --name=t --rw=trimwrite --bs=4k --size=4m --ioengine=null | jobs,ios,keys,opts,clean
@@ -138,7 +138,7 @@ if [ "$(cat /sys/block/"${LOOP#/dev/}"/queue/discard_max_bytes 2>/dev/null || ec
 	skip "trims on a loop device against fio" "$LOOP does not discard (lsblk -D)"
 	loop_done
 fi
-python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <<EOF
+python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/work" <<EOF
 loop-psync-trim | --name=t --filename=$LOOP --rw=trim --bs=4k --size=256k --ioengine=psync | jobs,ios,keys,opts,clean
 loop-psync-randtrim | --name=t --filename=$LOOP --rw=randtrim --bs=4k --size=256k --ioengine=psync | jobs,ios,keys
 loop-psync-trimwrite | --name=t --filename=$LOOP --rw=trimwrite --bs=4k --size=256k --ioengine=psync | jobs,ios,keys
@@ -193,15 +193,15 @@ for t in fio iobench; do
 	sed 's|\([0-9.]\)[KG]iB/s|\1MiB/s|g; s|\([0-9.]\)[kG]B/s|\1MB/s|g' normal.$t | grep -vE '^ +(bw|iops) +[:(]' >normal.$t.u
 done
 check "normal output: the same lines as fio's, by shape (trim:, TRIM:, issued rwts)" \
-	python3 "$TOP/tests/normal_shape.py" normal.fio.u normal.iobench.u
-check "terse (v3): the same number and kinds of fields as fio's" python3 "$TOP/tests/terse_shape.py" terse.fio terse.iobench
+	python3 "$TOP/tests/tools/normal_shape.py" normal.fio.u normal.iobench.u
+check "terse (v3): the same number and kinds of fields as fio's" python3 "$TOP/tests/tools/terse_shape.py" terse.fio terse.iobench
 for v in 4 5; do
 	for tool in fio "$IOBENCH"; do
 		"$tool" --name=t --filename="$LOOP" --rw=trim --bs=4k --size=256k --ioengine=psync --output-format=terse \
 			--terse-version=$v >"tv$v.$(basename "$tool")" 2>/dev/null
 	done
 	n=$([ $v = 5 ] && echo 47 || echo 41)
-	check "terse v$v: the same fields as fio's, and its trim KiB (256)" sh -c "python3 '$TOP/tests/terse_shape.py' tv$v.fio tv$v.iobench &&
+	check "terse v$v: the same fields as fio's, and its trim KiB (256)" sh -c "python3 '$TOP/tests/tools/terse_shape.py' tv$v.fio tv$v.iobench &&
 		[ \"\$(cut -d';' -f$((6 + 2 * n)) tv$v.fio)\" = 256 ] && [ \"\$(cut -d';' -f$((6 + 2 * n)) tv$v.iobench)\" = 256 ]"
 done
 loop_done

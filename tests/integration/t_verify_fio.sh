@@ -84,7 +84,7 @@ check "verify_offset that overlaps the header it moves is refused (fio then fail
 	sh -c "[ $? -eq 1 ] && grep -q 'verify_offset=100 overlaps the 104-byte sha256 header' ov.err"
 
 # ---- verify reads are reads: the same io_bytes and total_ios as fio, and the same files ----
-python3 "$TOP/tests/fio_diff.py" "$IOBENCH" "$T/work" <<EOF2
+python3 "$TOP/tests/tools/fio_diff.py" "$IOBENCH" "$T/work" <<EOF2
 write-verify | --name=v --filename=d.dat --rw=write --bs=4k --size=256k --verify=crc32c | ios,files
 write-noverify | --name=v --filename=d.dat --rw=write --bs=4k --size=1m --verify=crc32c --do_verify=0 | ios,files
 randwrite-verify | --name=v --filename=d.dat --rw=randwrite --bs=4k --size=256k --verify=md5 | ios,files

@@ -89,7 +89,7 @@ if ! have fio || ! have python3; then
 	skip "zone modes against fio" "fio or python3 is not installed"
 	exit 0
 fi
-DIFF="python3 $TOP/tests/zone_diff.py $IOBENCH $T/w"
+DIFF="python3 $TOP/tests/tools/zone_diff.py $IOBENCH $T/w"
 
 # ---- strided: the same offsets ----
 $DIFF <<'EOF'

@@ -12,8 +12,11 @@ start-up is mostly waiting); the figures are never compared.
 """
 import concurrent.futures, json, os, re, shlex, subprocess, sys, threading, time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tools'))
 import consumers as C  # noqa: E402
+import jsonshape  # noqa: E402
 
 JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'jobs')
 
@@ -190,15 +193,10 @@ class Run:
         return [os.path.relpath(os.path.join(r, f), self.dir) for r, _, fs in os.walk(self.dir) for f in fs]
 
 
-def key_types(v, path, out):
-    t = C.kind(v) if not isinstance(v, (dict, list)) else type(v).__name__
-    out.setdefault(path, t)
-    if isinstance(v, dict) and not path.endswith(('.percentile', '.bins', 'options')):
-        for k, x in v.items():
-            key_types(x, path + '.' + k, out)
-    elif isinstance(v, list):
-        for x in v:
-            key_types(x, path + '[]', out)
+def key_kind(v):
+    """What a consumer can do with a value (consumers.kind: True and False differ, a string's
+    shape counts, null is 'absent'); a dict or list by its type."""
+    return C.kind(v) if not isinstance(v, (dict, list)) else type(v).__name__
 
 
 def terse_kinds(text):
@@ -218,11 +216,7 @@ def check_job(case, f, i):
                'fio: exit %d %s\niobench: exit %d %s' % (f.rc, f.err.strip()[-300:], i.rc, i.err.strip()[-300:])):
         return False
     if f.doc is not None:
-        a, b = {}, {}
-        key_types(f.doc, '', a)
-        key_types(i.doc, '', b)
-        diff = ['missing %s (%s)' % (k, t) for k, t in a.items() if k not in b]
-        diff += ['%s: fio %s, iobench %s' % (k, t, b[k]) for k, t in a.items() if k in b and b[k] != t]
+        diff = jsonshape.diff(f.doc, i.doc, kind=key_kind, extra=False)  # iobench may have more
         tap(not diff, '%s: the same JSON keys with the same types' % case.name, '\n'.join(diff))
     elif re.match(r'[345];', f.out):
         ka, kb = terse_kinds(f.out), terse_kinds(i.out)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential checks: run one job through fio 3.33 and iobench, compare the results.
 
-Usage from a test: python3 tests/fio_diff.py IOBENCH WORKDIR < cases
+Usage from a test: python3 tests/tools/fio_diff.py IOBENCH WORKDIR < cases
 Each case line: NAME | ARGS (shell words, may name job files under tests/jobs) | CHECKS
 CHECKS is a comma list of: ios (exact io_bytes and total_ios per job and direction),
 clean (iobench's stdout is one JSON document and its stderr is empty),
@@ -14,24 +14,12 @@ FUSE mount: /mnt/gv/s*) of the files the 'files' check lists instead of the work
 """
 import glob, json, os, shlex, shutil, subprocess, sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+import jsonshape  # noqa: E402
+
 # Top-level keys left out of the 'keys' check (FIO_DIFF_IGNORE_TOP="disk_util ..."): fio's rbd
 # engine reports the local disk of the working directory, which iobench does not.
 IGNORED_TOP = set(os.environ.get('FIO_DIFF_IGNORE_TOP', '').split())
-
-
-def types(v, path, out):
-    t = {int: 'int', float: 'float', str: 'string', dict: 'object', list: 'array', bool: 'bool'}[type(v)]
-    out.setdefault(path, t)
-    if isinstance(v, dict):
-        if path.endswith(('.percentile', '.bins', 'options')):
-            return
-        for k, x in v.items():
-            if path == '' and k in IGNORED_TOP:
-                continue
-            types(x, path + '.' + k, out)
-    elif isinstance(v, list):
-        for x in v:
-            types(x, path + '[]', out)
 
 
 def run(prog, args, wd, env):
@@ -104,15 +92,7 @@ def compare(name, args, checks, iobench, work, env):
                     bad.append(('split', a, b))
             tap(not bad and len(jf) == len(ji), f'{name}: same bytes, I/O count and read/write split within 5%', bad)
         elif c == 'keys':
-            a, b = {}, {}
-            types(df, '', a)
-            types(di, '', b)
-            diff = [f'missing {k} ({t})' for k, t in a.items() if k not in b]
-            diff += [f'type {k}: fio {t}, iobench {b[k]}' for k, t in a.items() if k in b and b[k] != t]
-            diff += [f'extra {k}' for k in b if k not in a]
-            if not diff and list(a) != list(b):
-                first = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
-                diff.append(f'order differs at {list(a)[first]} (iobench: {list(b)[first]})')
+            diff = jsonshape.diff(df, di, ignore_top=IGNORED_TOP, order=True)
             tap(not diff, f'{name}: same JSON key paths, order and number types', '\n'.join(diff))
         elif c == 'opts':
             ga, gb = df.get('global options'), di.get('global options')

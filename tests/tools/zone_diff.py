@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Zone modes side by side: jobs through fio 3.33 and iobench, their I/Os compared.
 
-Usage: python3 tests/zone_diff.py IOBENCH WORKDIR < cases
+Usage: python3 tests/tools/zone_diff.py IOBENCH WORKDIR < cases
 Each case line: NAME | FILE | ARGS | CHECKS
   FILE   bytes of zeros the job's file holds before the run ("256k", "1m"), "-" for none, or
          dev:PATH for a device both tools use in turn
@@ -22,24 +22,15 @@ fio's I/Os come from write_iolog, iobench's from --debug=io. Prints one TAP line
 """
 import json, os, re, shlex, shutil, subprocess, sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+import jsonshape  # noqa: E402
+
 SIZES = {'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30}
 
 
 def size(text):
     text = text.strip().lower()
     return int(text[:-1]) * SIZES[text[-1]] if text[-1] in SIZES else int(text)
-
-
-def key_types(v, path, out):
-    out[path] = {int: 'int', float: 'float', str: 'string', dict: 'object', list: 'array', bool: 'bool'}[type(v)]
-    if isinstance(v, dict) and not path.endswith(('options', '.percentile', '.bins')):
-        for k, x in v.items():
-            if path == '' and k in ('iobench container',):
-                continue
-            key_types(x, path + '.' + k, out)
-    elif isinstance(v, list):
-        for x in v:
-            key_types(x, path + '[]', out)
 
 
 def split_output(text):
@@ -180,12 +171,10 @@ def check(name, what, f, b):
     if what == 'resets':
         return tap(f['resets'] == b['resets'] and any(f['resets']), desc, 'fio %s, iobench %s' % (f['resets'], b['resets']))
     if what == 'keys':
-        ft, bt = {}, {}
-        if f['jobs'] and b['jobs']:
-            key_types(f['doc'], '', ft)
-            key_types(b['doc'], '', bt)
-        diff = sorted(set(ft.items()) ^ set(bt.items()))
-        return tap(f['jobs'] and b['jobs'] and not diff, desc, '\n'.join('%s %s' % d for d in diff[:12]))
+        diff = []
+        if f['jobs'] and b['jobs']:  # a list's last element gives a path its kind
+            diff = jsonshape.diff(f['doc'], b['doc'], ignore_top={'iobench container'}, keep='last')
+        return tap(f['jobs'] and b['jobs'] and not diff, desc, '\n'.join(diff[:12]))
     if what == 'files':
         return tap(f['files'] == b['files'], desc, 'fio %s\niobench %s' % (f['files'], b['files']))
     return tap(False, desc, 'unknown check ' + what)

@@ -2,7 +2,7 @@
 """The P-th percentile of summed json+ latency bins, as fio reports it: the value of the
 first bin at which the running count reaches P% of all. Reads a JSON array of bins objects
 ({"value_ns": count, ...}) on stdin; prints the value.
-    jq -s '[.[].jobs[0].read.clat_ns.bins]' a.json b.json | tests/bins_pct.py 99"""
+    jq -s '[.[].jobs[0].read.clat_ns.bins]' a.json b.json | tests/tools/bins_pct.py 99"""
 import json
 import sys
 

@@ -2,7 +2,7 @@
 """Differential checks for issue 16's I/O options (t_opts_io.sh): one job through fio 3.33
 and iobench, compared.
 
-Usage: python3 tests/opts_io_diff.py IOBENCH WORKDIR < cases
+Usage: python3 tests/tools/opts_io_diff.py IOBENCH WORKDIR < cases
 A case line: NAME | ARGS | CHECKS. ARGS are shell words ($VARS expanded); a word
 'fio:X' is given to fio only, 'iob:X' to iobench only. CHECKS, comma-separated:
   rc          the same exit status (and both print JSON)
@@ -31,18 +31,8 @@ Prints one TAP line per check.
 """
 import collections, concurrent.futures, json, os, re, shlex, shutil, subprocess, sys
 
-
-def types(v, path, out):
-    t = {int: 'int', float: 'float', str: 'string', dict: 'object', list: 'array', bool: 'bool'}[type(v)]
-    out.setdefault(path, t)
-    if isinstance(v, dict):
-        if path.endswith(('.percentile', '.bins', 'options')):
-            return
-        for k, x in v.items():
-            types(x, path + '.' + k, out)
-    elif isinstance(v, list):
-        for x in v:
-            types(x, path + '[]', out)
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+import jsonshape  # noqa: E402
 
 
 def parse_json(text):
@@ -173,12 +163,7 @@ def check_one(c, name, f, i, fl, il):
         g = lambda d: [(j['error'], j.get('total_err'), j.get('first_error')) for j in d['jobs']]
         return tap(g(df) == g(di), f'{name}: the same error, total_err, first_error', f'fio {g(df)}\niobench {g(di)}')
     if c == 'keys':
-        a, b = {}, {}
-        types({k: v for k, v in df.items() if k != 'disk_util'}, '', a)
-        types({k: v for k, v in di.items() if k != 'disk_util'}, '', b)
-        diff = [f'missing {k} ({t})' for k, t in a.items() if k not in b]
-        diff += [f'type {k}: fio {t}, iobench {b[k]}' for k, t in a.items() if k in b and b[k] != t]
-        diff += [f'extra {k}' for k in b if k not in a]
+        diff = jsonshape.diff(df, di, ignore_top={'disk_util'})
         return tap(not diff, f'{name}: the same JSON key paths and number types', '\n'.join(diff))
     if c == 'files':
         return tap(ff == fi, f'{name}: the same files left, with their sizes', f'fio {ff}\niobench {fi}')

@@ -15,22 +15,15 @@
 """
 import json, os, socket, subprocess, sys, threading
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+import jsonshape  # noqa: E402
+
 TIMEOUT = 30
 
 
 def load(p):
     s = open(p).read()
     return json.loads(s[s.index('{'):])  # fio prints notes before its JSON
-
-
-def types(v, path, out):
-    out.setdefault(path, {int: 'int', float: 'float', str: 'string', dict: 'object', list: 'array', bool: 'bool'}[type(v)])
-    if isinstance(v, dict) and not path.endswith(('.percentile', '.bins', 'options')):
-        for k, x in v.items():
-            types(x, path + '.' + k, out)
-    elif isinstance(v, list):
-        for x in v:
-            types(x, path + '[]', out)
 
 
 def free_ports(n):
@@ -92,14 +85,14 @@ def net(n, f, i):
     print('# %s: fio %s; iobench %s' % (n, figures(f), figures(i)))
     w = lambda d: [(x['jobname'], x['write']['io_bytes'], x['write']['total_ios']) for x in d['jobs']]
     tot = lambda d, k: (sum(x[k]['io_bytes'] for x in d['jobs']), sum(x[k]['total_ios'] for x in d['jobs']))
-    a, b = {}, {}
-    types(f, '', a)
-    types(i, '', b)
+    shape = jsonshape.diff(f, i, order=True)
     for ok, what in ((w(f) == w(i), 'the writers send what fio\'s do'),
                      (tot(i, 'read') == tot(i, 'write'), 'iobench\'s readers get every byte and block sent %s' % (tot(i, 'read'),)),
                      (not sum(x['error'] for x in i['jobs']), 'no job failed'),
-                     (a == b and list(a) == list(b), 'same JSON key paths, order and number types')):
+                     (not shape, 'same JSON key paths, order and number types')):
         print('%s - %s: %s' % ('ok' if ok else 'not ok', n, what))
+    for line in shape[:8]:
+        print('#   ' + line)
 
 
 def main():
@@ -112,12 +105,9 @@ def main():
         d = load(a[0])
         print(eval(a[1], {'d': d, 'j': d['jobs']}))
     elif cmd == 'keys':
-        x, y = {}, {}
-        types(load(a[0]), '', x)
-        types(load(a[1]), '', y)
-        diff = [k for k in x if k not in y] + [k for k in y if k not in x] + [k for k in x if k in y and x[k] != y[k]]
-        if diff or list(x) != list(y):
-            print('# differ: ' + ' '.join(diff[:8] or ['order']))
+        diff = jsonshape.diff(load(a[0]), load(a[1]), order=True)
+        if diff:
+            print('\n'.join('# differ: ' + x for x in diff[:8]))
             sys.exit(1)
     elif cmd == 'net':
         net(a[0], load(a[1]), load(a[2]))
