@@ -5,10 +5,7 @@
 #include <stddef.h>
 
 #include "core/job/options.h"
-
-#define OFF(f) offsetof(struct job_opts, compat.f)
-#define SZ(f) sizeof(((struct job_opts *)0)->compat.f)
-#define C_PROF "Profiles (--profile=act, --profile=tiobench)"
+#include "core/job/options_rows.h"
 
 void compat_resolve(struct job_opts *o)
 {
@@ -17,31 +14,25 @@ void compat_resolve(struct job_opts *o)
 }
 
 const struct option_def options_compat[] = {
-	{ .name = "bs_is_seq_rand", .type = OPT_BOOL, .offset = OFF(bs_is_seq_rand), .def = "0",
-	  .category = "I/O pattern",
-	  .help = "bs=A,B: A is the size of sequential I/Os and B of random ones, whatever their direction" },
-	{ .name = "atomic", .type = OPT_BOOL, .offset = OFF(atomic), .def = "0", .category = "Sync and cache",
-	  .help = "Open with O_DIRECT and fio's O_ATOMIC bit (Linux ignores the bit: plain O_DIRECT, as in fio)" },
-	{ .name = "profile", .type = OPT_STR, .offset = OFF(profile), .size = SZ(profile), .category = C_PROF,
-	  .help = "Recorded and ignored in a job, as fio does; --profile=act|tiobench on the command line makes "
-		  "the profile's jobs" },
-	{ .name = "device-names", .type = OPT_STR, .offset = OFF(device_names), .size = SZ(device_names),
-	  .category = C_PROF, .help = "act: the devices (or files) to test, joined with ':'" },
-	{ .name = "load", .type = OPT_UINT, .offset = OFF(load), .def = "1", .min = 0, .max = 1000000,
-	  .category = C_PROF, .help = "act: the load multiplier (2000 reads/s per device at 1x)" },
-	{ .name = "test-duration", .type = OPT_TIME, .offset = OFF(test_duration_us), .def = "24h",
-	  .unit = 1000000, .category = C_PROF, .help = "act: how long the whole test runs (seconds unless suffixed)" },
-	{ .name = "threads-per-queue", .type = OPT_UINT, .offset = OFF(threads_per_queue), .def = "8", .min = 1,
-	  .max = 65536, .category = C_PROF, .help = "act: reading threads per device" },
-	{ .name = "read-req-num-512-blocks", .type = OPT_UINT, .offset = OFF(read_req_blocks), .def = "3",
-	  .min = 1, .max = 4194304, .category = C_PROF, .help = "act: 512-byte blocks per read" },
-	{ .name = "large-block-op-kbytes", .type = OPT_UINT, .offset = OFF(large_block_kib), .def = "128",
-	  .min = 1, .max = 2097152, .category = C_PROF, .help = "act: size of the large-block writes, in KiB" },
-	{ .name = "prep", .type = OPT_BOOL, .offset = OFF(prep), .def = "0", .category = C_PROF,
-	  .help = "act: run ACT's prep phase (zero the devices, then salt them with random writes)" },
-	{ .name = "block", .type = OPT_UINT, .offset = OFF(block), .def = "4096", .min = 1, .max = 1U << 31,
-	  .category = C_PROF, .help = "tiobench: block size in bytes" },
-	{ .name = "numruns", .type = OPT_UINT, .offset = OFF(numruns), .def = "1", .min = 1, .max = 1000000,
-	  .category = C_PROF, .help = "tiobench: number of runs (loops)" },
+	BOOL("bs_is_seq_rand", compat.bs_is_seq_rand, "0", C_PAT,
+	     "bs=A,B: A is the size of sequential I/Os and B of random ones, whatever their direction"),
+	BOOL("atomic", compat.atomic, "0", C_SYNC,
+	     "Open with O_DIRECT and fio's O_ATOMIC bit (Linux ignores the bit: plain O_DIRECT, as in fio)"),
+	STR("profile", compat.profile, NULL, C_PROF,
+	    "Recorded and ignored in a job, as fio does; --profile=act|tiobench on the command line makes "
+	    "the profile's jobs"),
+	STR("device-names", compat.device_names, NULL, C_PROF, "act: the devices (or files) to test, joined with ':'"),
+	UINT("load", compat.load, "1", 0, 1000000, C_PROF, "act: the load multiplier (2000 reads/s per device at 1x)"),
+	TIME("test-duration", compat.test_duration_us, "24h", SEC, C_PROF,
+	     "act: how long the whole test runs (seconds unless suffixed)"),
+	UINT("threads-per-queue", compat.threads_per_queue, "8", 1, 65536, C_PROF, "act: reading threads per device"),
+	UINT("read-req-num-512-blocks", compat.read_req_blocks, "3", 1, 4194304, C_PROF,
+	     "act: 512-byte blocks per read"),
+	UINT("large-block-op-kbytes", compat.large_block_kib, "128", 1, 2097152, C_PROF,
+	     "act: size of the large-block writes, in KiB"),
+	BOOL("prep", compat.prep, "0", C_PROF,
+	     "act: run ACT's prep phase (zero the devices, then salt them with random writes)"),
+	UINT("block", compat.block, "4096", 1, 1U << 31, C_PROF, "tiobench: block size in bytes"),
+	UINT("numruns", compat.numruns, "1", 1, 1000000, C_PROF, "tiobench: number of runs (loops)"),
 	{ NULL },
 };

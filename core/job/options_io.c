@@ -8,29 +8,10 @@
 #include <string.h>
 
 #include "core/job/options.h"
+#include "core/job/options_rows.h"
 #include "core/job/parse.h"
 
-#define OFF(f) offsetof(struct job_opts, io.f)
-#define C_ERR "Groups and errors"
-#define C_FILE "Files and sizes"
-#define C_PAT "I/O pattern"
-#define C_TIME "Time and pacing"
-#define C_SYNC "Sync and cache"
-#define C_BUF "Buffers"
-#define C_ENG "Engines"
-#define C_REP "Reporting"
-#define C_LOG "Logs"
 #define FIELD(o, d, type) ((type *)((char *)(o) + (d)->offset))
-
-#define BOOL(n, f, d, c, h, ...) { .name = n, .type = OPT_BOOL, .offset = OFF(f), .def = d, .category = c, .help = h, __VA_ARGS__ }
-#define UINT(n, f, d, lo, hi, c, h) \
-	{ .name = n, .type = OPT_UINT, .offset = OFF(f), .def = d, .min = lo, .max = hi, .category = c, .help = h }
-#define U64(n, f, d, lo, hi, c, h, ...) \
-	{ .name = n, .type = OPT_U64, .offset = OFF(f), .def = d, .min = lo, .max = hi, .category = c, .help = h, __VA_ARGS__ }
-#define CHOICE(n, f, list, d, c, h) \
-	{ .name = n, .type = OPT_CHOICE, .offset = OFF(f), .choices = list, .def = d, .category = c, .help = h }
-#define FUNC(n, f, fn, syn, c, h) \
-	{ .name = n, .type = OPT_FUNC, .offset = OFF(f), .parse = fn, .syntax = syn, .category = c, .help = h }
 
 static int bad(char *e, size_t n, const char *what, const char *v)
 {
@@ -252,72 +233,84 @@ static const struct choice think_choices[] = {
 };
 
 const struct option_def options_io[] = {
-	FUNC("ignore_error", ignore_err, opt_io_ignore_error, "READ_LIST,WRITE_LIST,VERIFY_LIST (errnos joined with ':')",
-	     C_ERR, "Errors to go on after, by type (names like ENOSPC or numbers); sets continue_on_error for them"),
-	BOOL("error_dump", error_dump, "0", C_ERR, "Print every I/O error, also those the job goes on after"),
-	CHOICE("exit_what", exit_what, exit_what_choices, "group", C_ERR, "What exitall stops"),
-	{ .name = "fill_device", .alias = "fill_fs", .type = OPT_BOOL, .offset = OFF(fill_device), .def = "0",
-	  .category = C_FILE, .help = "Write until the filesystem is full (ENOSPC or EDQUOT ends the job, no error)", .effects = OPT_EFFECT_CHANGES },
-	BOOL("pre_read", pre_read, "0", C_FILE, "Read the files' regions into the page cache first (turns invalidate off)"),
-	BOOL("create_fsync", create_fsync, "1", C_FILE, "fsync(2) each file after laying it out"),
-	BOOL("create_only", create_only, "0", C_FILE, "Only lay out the files; do no I/O", .effects = OPT_EFFECT_CHANGES),
-	BOOL("file_append", file_append, "0", C_FILE, "Do the I/O after the end of each file (offset= its size)", .effects = OPT_EFFECT_CHANGES),
-	BOOL("unlink_each_loop", unlink_each_loop, "0", C_FILE, "Remove the job's files after each loop", .effects = OPT_EFFECT_CHANGES),
-	FUNC("sync_file_range", sfr_flags, opt_io_sfr, "wait_before,write,wait_after[:N]", C_SYNC,
+	FUNC("ignore_error", io.ignore_err, opt_io_ignore_error, NULL,
+	     "READ_LIST,WRITE_LIST,VERIFY_LIST (errnos joined with ':')", C_GRP,
+	     "Errors to go on after, by type (names like ENOSPC or numbers); sets continue_on_error for them"),
+	BOOL("error_dump", io.error_dump, "0", C_GRP, "Print every I/O error, also those the job goes on after"),
+	CHOICE("exit_what", io.exit_what, exit_what_choices, "group", C_GRP, "What exitall stops"),
+	BOOL("fill_device", io.fill_device, "0", C_FILE,
+	     "Write until the filesystem is full (ENOSPC or EDQUOT ends the job, no error)", .alias = "fill_fs",
+	     .effects = OPT_EFFECT_CHANGES),
+	BOOL("pre_read", io.pre_read, "0", C_FILE,
+	     "Read the files' regions into the page cache first (turns invalidate off)"),
+	BOOL("create_fsync", io.create_fsync, "1", C_FILE, "fsync(2) each file after laying it out"),
+	BOOL("create_only", io.create_only, "0", C_FILE, "Only lay out the files; do no I/O",
+	     .effects = OPT_EFFECT_CHANGES),
+	BOOL("file_append", io.file_append, "0", C_FILE, "Do the I/O after the end of each file (offset= its size)",
+	     .effects = OPT_EFFECT_CHANGES),
+	BOOL("unlink_each_loop", io.unlink_each_loop, "0", C_FILE, "Remove the job's files after each loop",
+	     .effects = OPT_EFFECT_CHANGES),
+	FUNC("sync_file_range", io.sfr_flags, opt_io_sfr, NULL, "wait_before,write,wait_after[:N]", C_SYNC,
 	     "sync_file_range(2) the range of the last N writes before the next write"),
-	U64("write_barrier", write_barrier, "0", 0, INT64_MAX, C_SYNC,
-	    "Mark every N-th write a barrier (only fio's sg engine acts on it: no engine here does)", .effects = OPT_EFFECT_CHANGES),
-	UINT("flow", flow, "0", 0, 1000, C_TIME, "Weight of this job in token-based flow control with its flow_id"),
-	UINT("flow_id", flow_id, "0", 0, INT32_MAX, C_TIME, "The flow this job shares with others (default: 0)"),
-	UINT("flow_sleep", flow_sleep_us, "0", 0, INT32_MAX, C_TIME,
+	U64("write_barrier", io.write_barrier, "0", 0, INT64_MAX, C_SYNC,
+	    "Mark every N-th write a barrier (only fio's sg engine acts on it: no engine here does)",
+	    .effects = OPT_EFFECT_CHANGES),
+	UINT("flow", io.flow, "0", 0, 1000, C_TIME, "Weight of this job in token-based flow control with its flow_id"),
+	UINT("flow_id", io.flow_id, "0", 0, INT32_MAX, C_TIME, "The flow this job shares with others (default: 0)"),
+	UINT("flow_sleep", io.flow_sleep_us, "0", 0, INT32_MAX, C_TIME,
 	     "Microseconds to sleep when held back by flow control (0: drain and retry)"),
-	BOOL("serialize_overlap", serialize_overlap, "0", C_ENG, "Wait for in-flight I/Os that overlap before issuing one"),
-	CHOICE("io_submit_mode", submit_mode, submit_choices, "inline", C_ENG, "Who submits and reaps the I/O"),
-	{ .name = "ba", .alias = "blockalign", .type = OPT_FUNC, .offset = OFF(ba), .parse = opt_io_ba,
-	  .syntax = "size[,size[,size]] (read,write,trim)", .category = C_PAT,
-	  .help = "Random offsets are multiples of this (default: the block size); turns the random map off" },
-	{ .name = "offset_align", .type = OPT_SIZE, .offset = OFF(offset_align), .category = C_FILE,
-	  .help = "offset=N% is rounded up to a multiple of this (default: the smallest block size)" },
-	{ .name = "bs_unaligned", .alias = "blocksize_unaligned", .type = OPT_BOOL, .offset = OFF(bs_unaligned),
-	  .category = C_PAT, .help = "bsrange picks any size in the range, not only multiples of the smallest" },
-	CHOICE("dedupe_mode", dedupe_mode, dedupe_choices, "repeat", C_BUF, "How dedupe_percentage's repeats are chosen"),
-	UINT("dedupe_working_set_percentage", dedupe_ws_pct, "5", 0, 100, C_BUF,
+	BOOL("serialize_overlap", io.serialize_overlap, "0", C_ENG,
+	     "Wait for in-flight I/Os that overlap before issuing one"),
+	CHOICE("io_submit_mode", io.submit_mode, submit_choices, "inline", C_ENG, "Who submits and reaps the I/O"),
+	FUNC("ba", io.ba, opt_io_ba, NULL, "size[,size[,size]] (read,write,trim)", C_PAT,
+	     "Random offsets are multiples of this (default: the block size); turns the random map off",
+	     .alias = "blockalign"),
+	SIZE("offset_align", io.offset_align, NULL, C_FILE,
+	     "offset=N% is rounded up to a multiple of this (default: the smallest block size)"),
+	BOOL("bs_unaligned", io.bs_unaligned, NULL, C_PAT,
+	     "bsrange picks any size in the range, not only multiples of the smallest", .alias = "blocksize_unaligned"),
+	CHOICE("dedupe_mode", io.dedupe_mode, dedupe_choices, "repeat", C_BUF,
+	       "How dedupe_percentage's repeats are chosen"),
+	UINT("dedupe_working_set_percentage", io.dedupe_ws_pct, "5", 0, 100, C_BUF,
 	     "dedupe_mode=working_set: the working set, in percent of the job's size"),
-	BOOL("dedupe_global", dedupe_global, "0", C_BUF, "Jobs with it share their dedupe buffers"),
-	BOOL("allrandrepeat", allrandrepeat, "0", C_PAT, "Every random sequence repeats across runs (buffers too)"),
-	CHOICE("thinktime_blocks_type", think_type, think_choices, "complete", C_TIME, "What thinktime_blocks counts"),
-	{ .name = "thinktime_iotime", .type = OPT_TIME, .offset = OFF(thinktime_iotime_us), .unit = 1000000,
-	  .category = C_TIME, .help = "Think after this long of I/O (or thinktime_blocks, whichever first)" },
-	BOOL("rate_ignore_thinktime", rate_ignore_thinktime, "0", C_TIME,
+	BOOL("dedupe_global", io.dedupe_global, "0", C_BUF, "Jobs with it share their dedupe buffers"),
+	BOOL("allrandrepeat", io.allrandrepeat, "0", C_PAT, "Every random sequence repeats across runs (buffers too)"),
+	CHOICE("thinktime_blocks_type", io.think_type, think_choices, "complete", C_TIME,
+	       "What thinktime_blocks counts"),
+	TIME("thinktime_iotime", io.thinktime_iotime_us, NULL, SEC, C_TIME,
+	     "Think after this long of I/O (or thinktime_blocks, whichever first)"),
+	BOOL("rate_ignore_thinktime", io.rate_ignore_thinktime, "0", C_TIME,
 	     "After a thinktime pause the rate goes on from now (no catching up)"),
-	{ .name = "rate_cycle", .alias = "ratecycle", .type = OPT_U64, .offset = OFF(rate_cycle_ms), .def = "1000",
-	  .min = 1, .max = UINT32_MAX, .category = C_TIME, .help = "rate_min and rate_iops_min are checked over windows of this many ms" },
-	{ .name = "softrandommap", .type = OPT_NOOP, .category = C_PAT,
-	  .help = "Accepted: iobench's random map takes no memory, so it never falls back to norandommap" },
-	BOOL("stats", stats, "1", C_REP, "Report this job (0: it runs, but is left out of every output)"),
-	FUNC("max_latency", max_latency_us, opt_io_max_latency, "time[,time[,time]] (us unless suffixed)", C_REP,
-	     "Fail the job with ETIMEDOUT when an I/O takes longer than this"),
-	U64("bwavgtime", bwavgtime_ms, "500", 1, UINT32_MAX, C_REP, "Bandwidth samples are over this many ms"),
-	U64("iopsavgtime", iopsavgtime_ms, "500", 1, UINT32_MAX, C_REP, "IOPS samples are over this many ms"),
-	UINT("log_entries", log_entries, "1024", 1024, 1048576, C_LOG,
+	U64("rate_cycle", io.rate_cycle_ms, "1000", 1, UINT32_MAX, C_TIME,
+	    "rate_min and rate_iops_min are checked over windows of this many ms", .alias = "ratecycle"),
+	NOOP("softrandommap", C_PAT,
+	     "Accepted: iobench's random map takes no memory, so it never falls back to norandommap"),
+	BOOL("stats", io.stats, "1", C_REP, "Report this job (0: it runs, but is left out of every output)"),
+	FUNC("max_latency", io.max_latency_us, opt_io_max_latency, NULL, "time[,time[,time]] (us unless suffixed)",
+	     C_REP, "Fail the job with ETIMEDOUT when an I/O takes longer than this"),
+	U64("bwavgtime", io.bwavgtime_ms, "500", 1, UINT32_MAX, C_REP, "Bandwidth samples are over this many ms"),
+	U64("iopsavgtime", io.iopsavgtime_ms, "500", 1, UINT32_MAX, C_REP, "IOPS samples are over this many ms"),
+	UINT("log_entries", io.log_entries, "1024", 1024, 1048576, C_LOG,
 	     "Checked and accepted: iobench allocates log entries 4096 at a time as the job goes (no first size to set)"),
-	{ .name = "log_compression", .type = OPT_SIZE, .offset = OFF(log_compression), .category = C_LOG,
-	  .help = "Keep the logs zlib-compressed in memory, in chunks of this size (1k to 512m; up to 4096 entries)" },
-	{ .name = "log_compression_cpus", .type = OPT_FUNC, .offset = OFF(log_z_ncpus), .parse = opt_io_log_cpus,
-	  .syntax = "CPU list: 0-3,6", .category = C_LOG,
-	  .help = "Checked and accepted: iobench compresses logs in the job's own thread, a chunk at a time (no compression workers to place)" },
-	BOOL("log_store_compressed", log_store_compressed, "0", C_LOG,
+	SIZE("log_compression", io.log_compression, NULL, C_LOG,
+	     "Keep the logs zlib-compressed in memory, in chunks of this size (1k to 512m; up to 4096 entries)"),
+	FUNC("log_compression_cpus", io.log_z_ncpus, opt_io_log_cpus, NULL, "CPU list: 0-3,6", C_LOG,
+	     "Checked and accepted: iobench compresses logs in the job's own thread, a chunk at a time (no compression "
+	     "workers to place)"),
+	BOOL("log_store_compressed", io.log_store_compressed, "0", C_LOG,
 	     "Write the bw, iops and latency logs compressed (FILE.log.fz, fio's; --inflate-log reads them)"),
-	BOOL("log_unix_epoch", log_unix_epoch, "0", C_LOG, "Log times as ms since the Unix epoch"),
-	BOOL("log_alternate_epoch", log_alt_epoch, "0", C_LOG, "Log times as ms since log_alternate_epoch_clock_id's epoch"),
-	{ .name = "log_alternate_epoch_clock_id", .type = OPT_INT, .offset = OFF(log_alt_clock), .def = "0", .min = 0,
-	  .max = INT32_MAX, .category = C_LOG, .help = "The clock_gettime(2) clock of the log epochs (0: CLOCK_REALTIME)" },
-	UINT("log_hist_coarseness", log_hist_coarseness, "0", 0, 6, C_LOG,
+	BOOL("log_unix_epoch", io.log_unix_epoch, "0", C_LOG, "Log times as ms since the Unix epoch"),
+	BOOL("log_alternate_epoch", io.log_alt_epoch, "0", C_LOG,
+	     "Log times as ms since log_alternate_epoch_clock_id's epoch"),
+	INT("log_alternate_epoch_clock_id", io.log_alt_clock, "0", 0, INT32_MAX, C_LOG,
+	    "The clock_gettime(2) clock of the log epochs (0: CLOCK_REALTIME)"),
+	UINT("log_hist_coarseness", io.log_hist_coarseness, "0", 0, 6, C_LOG,
 	     "Histogram log bins merged: 1216 >> N bins per entry"),
-	BOOL("log_max_value", log_max_value, "0", C_LOG, "log_avg_msec windows log their largest value, not the mean"),
-	BOOL("block_error_percentiles", block_error_pct, "0", C_REP,
+	BOOL("log_max_value", io.log_max_value, "0", C_LOG,
+	     "log_avg_msec windows log their largest value, not the mean"),
+	BOOL("block_error_percentiles", io.block_error_pct, "0", C_REP,
 	     "Report trim block errors as percentiles (nothing to show without trims)"),
-	FUNC("threads", tiobench_threads, opt_io_threads, "integer", "Job description",
+	FUNC("threads", io.tiobench_threads, opt_io_threads, NULL, "integer", C_JOB,
 	     "Accepted and ignored, as fio does: fio's tiobench profile's thread count (threads of a job: thread)"),
 	{ NULL },
 };

@@ -7,15 +7,8 @@
 #include <string.h>
 
 #include "core/job/options.h"
+#include "core/job/options_rows.h"
 #include "core/job/parse.h"
-
-#define OFF(f) offsetof(struct job_opts, f)
-#define SZ(f) sizeof(((struct job_opts *)0)->f)
-#define C_REPLAY "I/O replay"
-#define STR(n, f, h, ...) { .name = n, .type = OPT_STR, .offset = OFF(f), .size = SZ(f), .category = C_REPLAY, .help = h, __VA_ARGS__ }
-#define BOOL(n, f, d, h) { .name = n, .type = OPT_BOOL, .offset = OFF(f), .def = d, .category = C_REPLAY, .help = h }
-#define FUNC(n, f, fn, syn, h) { .name = n, .type = OPT_FUNC, .offset = OFF(f), .size = SZ(f), .parse = fn, \
-				 .syntax = syn, .category = C_REPLAY, .help = h }
 
 /* replay_skip=read,write,trim,sync */
 static int parse_skip(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
@@ -97,28 +90,32 @@ static int parse_iters(struct job_opts *o, const struct option_def *d, const cha
 }
 
 const struct option_def options_iolog[] = {
-	STR("write_iolog", iolog.write,
-	    "Record the job's I/O in fio's iolog version 3 (appended to the file, as fio does)", .effects = OPT_EFFECT_OUTPUT),
-	STR("read_iolog", iolog.read,
+	STR("write_iolog", iolog.write, NULL, C_REPLAY,
+	    "Record the job's I/O in fio's iolog version 3 (appended to the file, as fio does)",
+	    .effects = OPT_EFFECT_OUTPUT),
+	STR("read_iolog", iolog.read, NULL, C_REPLAY,
 	    "Replay an iolog (fio's version 2 or 3) or a blktrace file; several joined with ':' go to the "
 	    "clones in turn; '-' is stdin", .effects = OPT_EFFECT_CHANGES),
-	BOOL("read_iolog_chunked", iolog.chunked, "0",
+	BOOL("read_iolog_chunked", iolog.chunked, "0", C_REPLAY,
 	     "Accepted: iobench reads a log whole before the job starts, so a bad line stops it before any I/O"),
-	STR("merge_blktrace_file", iolog.merge_file,
-	    "Merge read_iolog's blktrace files into this one, in time order, and replay it", .effects = OPT_EFFECT_OUTPUT),
-	FUNC("merge_blktrace_scalars", iolog.scalars, parse_scalars, "percent:percent:...",
-	     "merge_blktrace_file: each trace's times scaled by this percentage (50: twice as fast)"),
-	FUNC("merge_blktrace_iters", iolog.iters, parse_iters, "count:count:...",
-	     "merge_blktrace_file: each trace repeated this many times"),
-	BOOL("replay_no_stall", iolog.no_stall, "0", "Replay as fast as possible, in order, ignoring the log's times"),
-	{ .name = "replay_time_scale", .type = OPT_UINT, .offset = OFF(iolog.time_scale), .def = "100", .min = 1,
-	  .max = 1000000, .category = C_REPLAY,
-	  .help = "Replay at this percentage of the log's rate (50: half as fast, 200: twice)" },
-	STR("replay_redirect", iolog.redirect, "Replay every file of the log onto this one file or device", .effects = OPT_EFFECT_CHANGES),
-	FUNC("replay_align", iolog.align, parse_align, "a power of 2",
-	     "Align the log's offsets down to this (blktrace: lengths up, too)"),
-	{ .name = "replay_scale", .type = OPT_U64, .offset = OFF(iolog.scale), .def = "1", .min = 0,
-	  .max = INT64_MAX, .category = C_REPLAY, .help = "Divide the log's offsets by this" },
-	FUNC("replay_skip", iolog.skip, parse_skip, "read,write,trim,sync", "Do not replay these kinds of I/O"),
+	STR("merge_blktrace_file", iolog.merge_file, NULL, C_REPLAY,
+	    "Merge read_iolog's blktrace files into this one, in time order, and replay it",
+	    .effects = OPT_EFFECT_OUTPUT),
+	FUNC("merge_blktrace_scalars", iolog.scalars, parse_scalars, NULL, "percent:percent:...", C_REPLAY,
+	     "merge_blktrace_file: each trace's times scaled by this percentage (50: twice as fast)",
+	     .size = SZ(iolog.scalars)),
+	FUNC("merge_blktrace_iters", iolog.iters, parse_iters, NULL, "count:count:...", C_REPLAY,
+	     "merge_blktrace_file: each trace repeated this many times", .size = SZ(iolog.iters)),
+	BOOL("replay_no_stall", iolog.no_stall, "0", C_REPLAY,
+	     "Replay as fast as possible, in order, ignoring the log's times"),
+	UINT("replay_time_scale", iolog.time_scale, "100", 1, 1000000, C_REPLAY,
+	     "Replay at this percentage of the log's rate (50: half as fast, 200: twice)"),
+	STR("replay_redirect", iolog.redirect, NULL, C_REPLAY,
+	    "Replay every file of the log onto this one file or device", .effects = OPT_EFFECT_CHANGES),
+	FUNC("replay_align", iolog.align, parse_align, NULL, "a power of 2", C_REPLAY,
+	     "Align the log's offsets down to this (blktrace: lengths up, too)", .size = SZ(iolog.align)),
+	U64("replay_scale", iolog.scale, "1", 0, INT64_MAX, C_REPLAY, "Divide the log's offsets by this"),
+	FUNC("replay_skip", iolog.skip, parse_skip, NULL, "read,write,trim,sync", C_REPLAY,
+	     "Do not replay these kinds of I/O", .size = SZ(iolog.skip)),
 	{ NULL },
 };

@@ -9,12 +9,8 @@
 #include <string.h>
 
 #include "core/job/options.h"
+#include "core/job/options_rows.h"
 #include "core/job/parse.h"
-
-#define OFF(f) offsetof(struct job_opts, f)
-#define C_SS "Steady state"
-#define C_LAT "Latency target"
-#define SEC 1000000ULL
 
 static const struct {
 	const char *word;
@@ -97,30 +93,29 @@ static int parse_lat_pct(struct job_opts *o, const struct option_def *d, const c
 	return 0;
 }
 
-#define TIME(n, a, f, d, u, c, h) { .name = n, .alias = a, .type = OPT_TIME, .offset = OFF(f), .def = d, .unit = u, .category = c, .help = h }
-
 const struct option_def options_ss[] = {
-	{ .name = "steadystate", .alias = "ss", .type = OPT_FUNC, .offset = OFF(ss.steady),
-	  .size = sizeof(struct steady_opts), .parse = parse_ss, .def = "iops_slope:0.01%",
-	  .syntax = "iops|iops_slope|bw|bw_slope:LIMIT[%]", .category = C_SS,
-	  .help = "What steady state is: every sample within LIMIT of the window's mean (iops, bw), or the "
-		  "least-squares slope below LIMIT (iops_slope, bw_slope); N% is a share of the mean. Bandwidth "
-		  "is in bytes/s" },
-	TIME("steadystate_duration", "ss_dur", ss.steady.dur_us, NULL, SEC, C_SS,
+	FUNC("steadystate", ss.steady, parse_ss, "iops_slope:0.01%", "iops|iops_slope|bw|bw_slope:LIMIT[%]", C_SS,
+	     "What steady state is: every sample within LIMIT of the window's mean (iops, bw), or the "
+	     "least-squares slope below LIMIT (iops_slope, bw_slope); N% is a share of the mean. Bandwidth "
+	     "is in bytes/s",
+	     .alias = "ss", .size = SZ(ss.steady)),
+	TIME("steadystate_duration", ss.steady.dur_us, NULL, SEC, C_SS,
 	     "The rolling window judged for steady state; the job ends when its samples meet the criterion "
-	     "(0: no detection)"),
-	TIME("steadystate_ramp_time", "ss_ramp", ss.steady.ramp_us, NULL, SEC, C_SS,
-	     "Run this long (from the job's start) before the first steady-state sample"),
-	TIME("steadystate_check_interval", "ss_interval", ss.steady.interval_us, "1", SEC, C_SS,
-	     "One steady-state sample per interval (fio 3.34's option; ss_dur must be a multiple of it)"),
-	TIME("latency_target", NULL, ss.lat.target_us, NULL, 1, C_LAT,
+	     "(0: no detection)",
+	     .alias = "ss_dur"),
+	TIME("steadystate_ramp_time", ss.steady.ramp_us, NULL, SEC, C_SS,
+	     "Run this long (from the job's start) before the first steady-state sample", .alias = "ss_ramp"),
+	TIME("steadystate_check_interval", ss.steady.interval_us, "1", SEC, C_SS,
+	     "One steady-state sample per interval (fio 3.34's option; ss_dur must be a multiple of it)",
+	     .alias = "ss_interval"),
+	TIME("latency_target", ss.lat.target_us, NULL, 1, C_LAT,
 	     "Find the highest queue depth (up to iodepth) whose I/Os meet this latency"),
-	TIME("latency_window", NULL, ss.lat.window_us, NULL, 1, C_LAT,
+	TIME("latency_window", ss.lat.window_us, NULL, 1, C_LAT,
 	     "How long each queue depth is tried before it is judged"),
-	{ .name = "latency_percentile", .type = OPT_FUNC, .offset = OFF(ss.lat.pct), .size = sizeof(double),
-	  .parse = parse_lat_pct, .def = "100", .syntax = "percentage 0..100", .category = C_LAT,
-	  .help = "Share of a window's I/Os that must meet latency_target (100: one slower I/O lowers the depth)" },
-	{ .name = "latency_run", .type = OPT_BOOL, .offset = OFF(ss.lat.run), .def = "0", .category = C_LAT,
-	  .help = "Keep adjusting the depth for the whole run instead of ending once it is found" },
+	FUNC("latency_percentile", ss.lat.pct, parse_lat_pct, "100", "percentage 0..100", C_LAT,
+	     "Share of a window's I/Os that must meet latency_target (100: one slower I/O lowers the depth)",
+	     .size = SZ(ss.lat.pct)),
+	BOOL("latency_run", ss.lat.run, "0", C_LAT,
+	     "Keep adjusting the depth for the whole run instead of ending once it is found"),
 	{ NULL },
 };

@@ -4,19 +4,17 @@
 #include <stdint.h>
 
 #include "core/job/options.h"
-
-#define OFF(f) offsetof(struct job_opts, trim.f)
-#define C_TRIM "Trim"
+#include "core/job/options_rows.h"
 
 const struct option_def options_trim[] = {
-	{ .name = "trim_percentage", .type = OPT_UINT, .offset = OFF(percentage), .def = "0", .min = 0, .max = 100,
-	  .category = C_TRIM, .help = "Percentage of the written blocks verify keeps to trim before they are read back (needs verify)", .effects = OPT_EFFECT_CHANGES },
-	{ .name = "trim_backlog", .type = OPT_U64, .offset = OFF(backlog), .def = "0", .min = 0, .max = INT64_MAX,
-	  .category = C_TRIM,
-	  .help = "Trim chosen blocks each time N written blocks wait to be verified (0: when the writes are done)" },
-	{ .name = "trim_backlog_batch", .type = OPT_U64, .offset = OFF(backlog_batch), .def = "0", .min = 0,
-	  .max = INT64_MAX, .category = C_TRIM, .help = "How many chosen blocks each trim_backlog trims (0: trim_backlog)" },
-	{ .name = "trim_verify_zero", .type = OPT_BOOL, .offset = OFF(verify_zero), .def = "1", .category = C_TRIM,
-	  .help = "The verify phase checks that trimmed blocks read back as zeros" },
+	UINT("trim_percentage", trim.percentage, "0", 0, 100, C_TRIM,
+	     "Percentage of the written blocks verify keeps to trim before they are read back (needs verify)",
+	     .effects = OPT_EFFECT_CHANGES),
+	U64("trim_backlog", trim.backlog, "0", 0, INT64_MAX, C_TRIM,
+	    "Trim chosen blocks each time N written blocks wait to be verified (0: when the writes are done)"),
+	U64("trim_backlog_batch", trim.backlog_batch, "0", 0, INT64_MAX, C_TRIM,
+	    "How many chosen blocks each trim_backlog trims (0: trim_backlog)"),
+	BOOL("trim_verify_zero", trim.verify_zero, "1", C_TRIM,
+	     "The verify phase checks that trimmed blocks read back as zeros"),
 	{ NULL },
 };

@@ -4,14 +4,7 @@
 
 #include "core/lib/checksum.h"
 #include "core/job/options.h"
-
-#define OFF(f) offsetof(struct job_opts, f)
-#define SZ(f) sizeof(((struct job_opts *)0)->f)
-#define C_VER "Verify"
-#define BOOL(n, f, d, h, ...) { .name = n, .type = OPT_BOOL, .offset = OFF(f), .def = d, .category = C_VER, .help = h, __VA_ARGS__ }
-#define SIZE(n, f, h) { .name = n, .type = OPT_SIZE, .offset = OFF(f), .category = C_VER, .help = h }
-#define U64(n, f, h) { .name = n, .type = OPT_U64, .offset = OFF(f), .min = 0, .max = INT64_MAX, .category = C_VER, .help = h }
-#define NOOP(n, h) { .name = n, .type = OPT_NOOP, .category = C_VER, .help = h }
+#include "core/job/options_rows.h"
 
 static const struct choice verify_choices[] = {
 	{ "0", VERIFY_NONE, "No verify" },
@@ -41,27 +34,36 @@ static const struct choice verify_choices[] = {
 };
 
 const struct option_def options_verify[] = {
-	{ .name = "verify", .type = OPT_CHOICE, .offset = OFF(verify), .choices = verify_choices, .def = "0",
-	  .category = C_VER, .help = "Write checksummed data and read it back to check it", .effects = OPT_EFFECT_CHANGES },
-	{ .name = "verify_pattern", .type = OPT_FUNC, .offset = OFF(verify_pattern), .size = SZ(verify_pattern),
-	  .parse = opt_parse_pattern, .syntax = "0xHEX | \"text\" | 'file' | number | %o", .category = C_VER,
-	  .help = "Fill written data with this pattern (checked too; verify=pattern checks only it)" },
-	BOOL("do_verify", do_verify, "1", "Run the verify phase after writing", .effects = OPT_EFFECT_CHANGES),
-	BOOL("verify_only", verify_only, "0", "Do not write: only verify what an earlier run (iobench or fio) wrote", .effects = OPT_EFFECT_CHANGES),
-	BOOL("verify_fatal", verify_fatal, "0", "Stop at the first block that fails, even with continue_on_error=verify"),
-	BOOL("verify_dump", vopt.dump, "0", "Write a failed block as read and as expected: FILE.OFFSET.received/.expected", .effects = OPT_EFFECT_OUTPUT),
-	SIZE("verify_interval", verify_interval, "Bytes each header covers (default: the block; the smallest write size when sizes vary)"),
-	SIZE("verify_offset", verify_offset, "Put each header this many bytes into its interval"),
-	U64("verify_backlog", verify_backlog, "Verify after every N writes, not only at the end"),
-	U64("verify_backlog_batch", vopt.backlog_batch, "Blocks read back each time verify_backlog is reached (default: N)"),
-	BOOL("verify_state_save", vopt.state_save, "1",
-	     "At the job's end, save how far its writes got: local-JOB-N-verify.state (fio's format)", .effects = OPT_EFFECT_OUTPUT),
-	BOOL("verify_state_load", vopt.state_load, "0",
+	CHOICE("verify", verify, verify_choices, "0", C_VER, "Write checksummed data and read it back to check it",
+	       .effects = OPT_EFFECT_CHANGES),
+	FUNC("verify_pattern", verify_pattern, opt_parse_pattern, NULL, "0xHEX | \"text\" | 'file' | number | %o",
+	     C_VER, "Fill written data with this pattern (checked too; verify=pattern checks only it)",
+	     .size = SZ(verify_pattern)),
+	BOOL("do_verify", do_verify, "1", C_VER, "Run the verify phase after writing", .effects = OPT_EFFECT_CHANGES),
+	BOOL("verify_only", verify_only, "0", C_VER,
+	     "Do not write: only verify what an earlier run (iobench or fio) wrote", .effects = OPT_EFFECT_CHANGES),
+	BOOL("verify_fatal", verify_fatal, "0", C_VER,
+	     "Stop at the first block that fails, even with continue_on_error=verify"),
+	BOOL("verify_dump", vopt.dump, "0", C_VER,
+	     "Write a failed block as read and as expected: FILE.OFFSET.received/.expected",
+	     .effects = OPT_EFFECT_OUTPUT),
+	SIZE("verify_interval", verify_interval, NULL, C_VER,
+	     "Bytes each header covers (default: the block; the smallest write size when sizes vary)"),
+	SIZE("verify_offset", verify_offset, NULL, C_VER, "Put each header this many bytes into its interval"),
+	U64("verify_backlog", verify_backlog, NULL, 0, INT64_MAX, C_VER,
+	    "Verify after every N writes, not only at the end"),
+	U64("verify_backlog_batch", vopt.backlog_batch, NULL, 0, INT64_MAX, C_VER,
+	    "Blocks read back each time verify_backlog is reached (default: N)"),
+	BOOL("verify_state_save", vopt.state_save, "1", C_VER,
+	     "At the job's end, save how far its writes got: local-JOB-N-verify.state (fio's format)",
+	     .effects = OPT_EFFECT_OUTPUT),
+	BOOL("verify_state_load", vopt.state_load, "0", C_VER,
 	     "verify_only: check only the writes a saved state (local-JOB-N-verify.state) says were done"),
-	BOOL("experimental_verify", vopt.experimental, "0",
+	BOOL("experimental_verify", vopt.experimental, "0", C_VER,
 	     "Accepted: fio replays the offsets instead of keeping a list; iobench's map of written blocks "
 	     "is a bit per block either way, and the same blocks are checked"),
-	NOOP("verify_async", "Accepted: iobench checks each block in the job's own thread, as it completes"),
-	NOOP("verify_async_cpus", "Accepted: there are no verify threads to place (verify_async is accepted, no threads)"),
+	NOOP("verify_async", C_VER, "Accepted: iobench checks each block in the job's own thread, as it completes"),
+	NOOP("verify_async_cpus", C_VER,
+	     "Accepted: there are no verify threads to place (verify_async is accepted, no threads)"),
 	{ NULL },
 };

@@ -8,14 +8,8 @@
 #include <string.h>
 
 #include "core/job/options.h"
+#include "core/job/options_rows.h"
 #include "core/job/parse.h"
-
-#define OFF(f) offsetof(struct job_opts, f)
-#define C_ZONE "Zones"
-#define SIZE(n, f, h) { .name = n, .type = OPT_SIZE, .offset = OFF(zone.f), .category = C_ZONE, .help = h }
-#define BOOL(n, f, h) { .name = n, .type = OPT_BOOL, .offset = OFF(zone.f), .def = "0", .category = C_ZONE, .help = h }
-#define UINT(n, f, h) { .name = n, .type = OPT_UINT, .offset = OFF(zone.f), .def = "0", .min = 0, .max = 4096, .category = C_ZONE, .help = h }
-#define RATIO(n, f, h) { .name = n, .type = OPT_FUNC, .offset = OFF(zone.f), .parse = zone_parse_ratio, .syntax = "number from 0 to 1", .category = C_ZONE, .help = h }
 
 /* zone_reset_threshold / zone_reset_frequency: a float in [0, 1] (fio's lists of one). */
 static int zone_parse_ratio(struct job_opts *o, const struct option_def *d, const char *v, char *e, size_t n)
@@ -82,22 +76,27 @@ static const struct choice zonemode_choices[] = {
 };
 
 const struct option_def options_zone[] = {
-	{ .name = "zonemode", .type = OPT_CHOICE, .offset = OFF(zone.mode), .choices = zonemode_choices, .def = "none",
-	  .category = C_ZONE, .help = "How zonesize, zonerange and zoneskip are used", .effects = OPT_EFFECT_CHANGES },
-	SIZE("zonerange", range, "strided: the span of one zone (default: zonesize); zbd: ignored"),
-	SIZE("zonesize", size, "strided: bytes done in a zone before the next; zbd: the zone size "
-			       "(required unless the device is zoned)"),
-	SIZE("zonecapacity", capacity, "zbd over emulated zones: the writable part of each zone "
-				       "(default: zonesize; a zoned device reports its own)"),
-	SIZE("zoneskip", skip, "Bytes skipped after each zone (sequential I/O; zbd: a multiple of zonesize)"),
-	BOOL("read_beyond_wp", read_beyond_wp, "zbd: read past a zone's write pointer too "
-					       "(else only written data is read)"),
-	UINT("max_open_zones", max_open, "zbd: zones written at once, all jobs on a device (0: the device's limit, or none)"),
-	UINT("job_max_open_zones", job_max_open, "zbd: zones written at once by one clone (needs max_open_zones)"),
-	BOOL("ignore_zone_limits", ignore_limits, "zbd: let max_open_zones exceed the device's own limit"),
-	RATIO("zone_reset_threshold", reset_threshold,
-	      "zbd: share of the region's blocks holding data above which zone_reset_frequency resets zones"),
-	RATIO("zone_reset_frequency", reset_frequency,
-	      "zbd: reset the zone written every 1/N writes (over the threshold), as garbage collection would"),
+	CHOICE("zonemode", zone.mode, zonemode_choices, "none", C_ZONE, "How zonesize, zonerange and zoneskip are used",
+	       .effects = OPT_EFFECT_CHANGES),
+	SIZE("zonerange", zone.range, NULL, C_ZONE, "strided: the span of one zone (default: zonesize); zbd: ignored"),
+	SIZE("zonesize", zone.size, NULL, C_ZONE,
+	     "strided: bytes done in a zone before the next; zbd: the zone size (required unless the device is zoned)"),
+	SIZE("zonecapacity", zone.capacity, NULL, C_ZONE,
+	     "zbd over emulated zones: the writable part of each zone (default: zonesize; a zoned device reports its "
+	     "own)"),
+	SIZE("zoneskip", zone.skip, NULL, C_ZONE,
+	     "Bytes skipped after each zone (sequential I/O; zbd: a multiple of zonesize)"),
+	BOOL("read_beyond_wp", zone.read_beyond_wp, "0", C_ZONE,
+	     "zbd: read past a zone's write pointer too (else only written data is read)"),
+	UINT("max_open_zones", zone.max_open, "0", 0, 4096, C_ZONE,
+	     "zbd: zones written at once, all jobs on a device (0: the device's limit, or none)"),
+	UINT("job_max_open_zones", zone.job_max_open, "0", 0, 4096, C_ZONE,
+	     "zbd: zones written at once by one clone (needs max_open_zones)"),
+	BOOL("ignore_zone_limits", zone.ignore_limits, "0", C_ZONE,
+	     "zbd: let max_open_zones exceed the device's own limit"),
+	FUNC("zone_reset_threshold", zone.reset_threshold, zone_parse_ratio, NULL, "number from 0 to 1", C_ZONE,
+	     "zbd: share of the region's blocks holding data above which zone_reset_frequency resets zones"),
+	FUNC("zone_reset_frequency", zone.reset_frequency, zone_parse_ratio, NULL, "number from 0 to 1", C_ZONE,
+	     "zbd: reset the zone written every 1/N writes (over the threshold), as garbage collection would"),
 	{ NULL },
 };
