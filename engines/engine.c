@@ -19,6 +19,7 @@
 #include "core/plan/files.h"
 #include "core/lib/outfile.h"
 #include "core/lib/signals.h"
+#include "core/lib/say.h"
 
 void engine_make_parents(const char *path)
 {
@@ -49,12 +50,11 @@ int engine_check_job(const struct engine_ops *ops, const struct job_opts *o)
 	if (ops->flags & ENGINE_TRIM)
 		return 0;
 	if (job_has_dir(o, DDIR_TRIM)) {
-		fprintf(stderr, "iobench: job '%s': ioengine=%s cannot trim (rw=%s)\n", o->name, ops->name, o->rw_text);
+		job_say(o->name, "ioengine=%s cannot trim (rw=%s)", ops->name, o->rw_text);
 		return -EINVAL;
 	}
 	if (o->trim.percentage && o->verify != VERIFY_NONE && o->do_verify && job_has_dir(o, DDIR_WRITE)) {
-		fprintf(stderr, "iobench: job '%s': ioengine=%s cannot trim (trim_percentage=%u)\n", o->name, ops->name,
-			o->trim.percentage);
+		job_say(o->name, "ioengine=%s cannot trim (trim_percentage=%u)", ops->name, o->trim.percentage);
 		return -EINVAL;
 	}
 	return 0;

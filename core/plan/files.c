@@ -14,6 +14,7 @@
 
 #include "core/lib/nomem.h"
 #include "core/lib/rand.h"
+#include "core/lib/say.h"
 
 int files_target_size(const char *path, uint64_t *bytes)
 {
@@ -161,10 +162,9 @@ static int plan_names(const struct job_opts *o, unsigned clone, struct file_plan
 	if (o->opendir[0]) {
 		ret = add_dir_files(plan, o->opendir, 0, job_whole_files(o));
 		if (ret)
-			fprintf(stderr, "iobench: job '%s': opendir: cannot read '%s': %s\n", o->name, o->opendir,
-				strerror(-ret));
+			job_say(o->name, "opendir: cannot read '%s': %s", o->opendir, strerror(-ret));
 		else if (!plan->nfiles)
-			fprintf(stderr, "iobench: job '%s': opendir: no files in '%s'\n", o->name, o->opendir);
+			job_say(o->name, "opendir: no files in '%s'", o->opendir);
 		return ret ? ret : plan->nfiles ? 0 : -ENOENT;
 	}
 	if (o->filename[0]) {
@@ -191,8 +191,7 @@ static int plan_names(const struct job_opts *o, unsigned clone, struct file_plan
 	if (ret == -ENOMEM)
 		nomem(o->name, "names of its files", (uint64_t)plan->cap * sizeof(*plan->files) + NAMES_CHUNK);
 	else if (ret)
-		fprintf(stderr, "iobench: job '%s': filename: %s\n", o->name,
-			ret == -ENAMETOOLONG ? "path is too long" : strerror(-ret));
+		job_say(o->name, "filename: %s", ret == -ENAMETOOLONG ? "path is too long" : strerror(-ret));
 	return ret;
 }
 
@@ -204,8 +203,7 @@ static uint64_t align_down(uint64_t v, uint64_t a)
 /* Past what any file can hold (off_t: 2^63 - 1 bytes). */
 static int beyond_limit(const struct job_opts *o, const char *path, const char *what, unsigned clone)
 {
-	fprintf(stderr, "iobench: job '%s': '%s': %s of clone %u is beyond the largest possible file (8 EiB)\n",
-		o->name, path, what, clone);
+	job_say(o->name, "'%s': %s of clone %u is beyond the largest possible file (8 EiB)", path, what, clone);
 	return -EFBIG;
 }
 
@@ -304,7 +302,7 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 	if (fill_plan(o, f, there, nfiles, real, g))
 		return 0;
 	if (!o->filesize_lo && (o->size_pct || !o->size) && (!there || !real)) {
-		fprintf(stderr, "iobench: job '%s': size: not given, and '%s' %s%s%s\n", o->name, f->path,
+		job_say(o->name, "size: not given, and '%s' %s%s%s", f->path,
 			no_file ? "is not a file (ioengine=" : there ? "is empty" : "does not exist",
 			no_file ? o->ioengine : "", no_file ? " needs a size)" : "");
 		return -EINVAL;
@@ -322,15 +320,13 @@ static int plan_region(const struct job_opts *o, unsigned clone, unsigned nfiles
 			      f->file_size > (uint64_t)INT64_MAX))
 		return beyond_limit(o, f->path, "offset + size", clone);
 	if (no_file && target_bytes && f->offset + f->region > target_bytes) {
-		fprintf(stderr, "iobench: job '%s': offset + size (%llu bytes) is beyond the end of the %s target "
-				"(%llu bytes)\n", o->name, (unsigned long long)(f->offset + f->region), o->ioengine,
-			(unsigned long long)target_bytes);
+		job_say(o->name, "offset + size (%llu bytes) is beyond the end of the %s target (%llu bytes)",
+			(unsigned long long)(f->offset + f->region), o->ioengine, (unsigned long long)target_bytes);
 		return -EINVAL;
 	}
 	if (f->region < g && !(job_whole_files(o) && f->region)) {
-		fprintf(stderr, "iobench: job '%s': '%s': the region (%llu bytes at offset %llu) is smaller "
-				"than the block size\n", o->name, f->path, (unsigned long long)f->region,
-			(unsigned long long)f->offset);
+		job_say(o->name, "'%s': the region (%llu bytes at offset %llu) is smaller than the block size", f->path,
+			(unsigned long long)f->region, (unsigned long long)f->offset);
 		return -EINVAL;
 	}
 	return 0;
@@ -357,7 +353,7 @@ static int check_creatable(const struct job_opts *o, const char *path, char last
 					snprintf(last_ok, PATH_MAX, "%s", dir);
 				return 0;
 			}
-			fprintf(stderr, "iobench: job '%s': cannot create '%s': Not a directory\n", o->name, path);
+			job_say(o->name, "cannot create '%s': Not a directory", path);
 			return -ENOTDIR;
 		}
 	}

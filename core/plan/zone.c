@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "core/plan/files.h"
+#include "core/lib/say.h"
 
 /* The reason into e (n bytes), and -EINVAL. */
 #define FAIL(...) (snprintf(e, n, __VA_ARGS__), -EINVAL)
@@ -138,42 +139,43 @@ static int plan_file(const struct job_opts *o, struct clone_file *cf, bool no_fi
 	uint64_t dev_zone = 0, real = 0;
 	unsigned mo;
 	if (!no_file && zbd_probe(cf->path, &model, &dev_zone, &mo) == -ENOENT) {
-		fprintf(stderr, "iobench: job '%s': zonemode=zbd: '%s' does not exist (zones are laid over an existing "
-				"file or device, as fio does)\n", o->name, cf->path);
+		job_say(o->name,
+			"zonemode=zbd: '%s' does not exist (zones are laid over an existing "
+			"file or device, as fio does)",
+			cf->path);
 		return -ENOENT;
 	}
 	if (model != ZBD_EMULATED) {
 		if (o->zone.size && o->zone.size != dev_zone) {
-			fprintf(stderr, "iobench: job '%s': zonesize=%llu does not match the zone size of '%s' (%llu bytes)\n",
-				o->name, (unsigned long long)o->zone.size, cf->path, (unsigned long long)dev_zone);
+			job_say(o->name, "zonesize=%llu does not match the zone size of '%s' (%llu bytes)",
+				(unsigned long long)o->zone.size, cf->path, (unsigned long long)dev_zone);
 			return -EINVAL;
 		}
 		if (model == ZBD_HOST_MANAGED && job_writes(o) && !o->direct) {
-			fprintf(stderr, "iobench: job '%s': writing to the host-managed zoned device '%s' needs direct=1\n",
-				o->name, cf->path);
+			job_say(o->name, "writing to the host-managed zoned device '%s' needs direct=1", cf->path);
 			return -EINVAL;
 		}
 		*zone_size = dev_zone;
 	} else if (!o->zone.size) {
-		fprintf(stderr, "iobench: job '%s': zonemode=zbd: zonesize must be given for '%s' (a regular file or a "
-				"device that is not zoned)\n", o->name, no_file ? "(no file)" : cf->path);
+		job_say(o->name,
+			"zonemode=zbd: zonesize must be given for '%s' (a regular file or a device that is not zoned)",
+			no_file ? "(no file)" : cf->path);
 		return -EINVAL;
 	} else {
 		*zone_size = o->zone.size;
 		if (!no_file && files_target_size(cf->path, &real) == 0 && real < *zone_size) {
-			fprintf(stderr, "iobench: job '%s': zonemode=zbd: '%s' (%llu bytes) is smaller than zonesize "
-					"(%llu bytes)\n", o->name, cf->path, (unsigned long long)real,
-				(unsigned long long)*zone_size);
+			job_say(o->name, "zonemode=zbd: '%s' (%llu bytes) is smaller than zonesize (%llu bytes)",
+				cf->path, (unsigned long long)real, (unsigned long long)*zone_size);
 			return -EINVAL;
 		}
 	}
 	if (o->zone.job_max_open && !o->zone.max_open && !(model == ZBD_HOST_MANAGED && mo && !o->zone.ignore_limits)) {
-		fprintf(stderr, "iobench: job '%s': job_max_open_zones needs max_open_zones (or a zoned device's own "
-				"limit) for '%s'\n", o->name, cf->path);
+		job_say(o->name, "job_max_open_zones needs max_open_zones (or a zoned device's own limit) for '%s'",
+			cf->path);
 		return -EINVAL;
 	}
 	if (o->zone.capacity && o->zone.capacity < job_min_bs(o) && job_has_dir(o, DDIR_WRITE)) {
-		fprintf(stderr, "iobench: job '%s': zonecapacity: %llu bytes is less than the block size\n", o->name,
+		job_say(o->name, "zonecapacity: %llu bytes is less than the block size",
 			(unsigned long long)o->zone.capacity);
 		return -EINVAL;
 	}
@@ -187,17 +189,18 @@ static int round_file(const struct job_opts *o, struct clone_file *cf, uint64_t 
 	if (o->rw == RW_READ || o->rw == (RW_READ | RW_RANDOM))
 		return 0;
 	if (zone_round(zone_size, &off, &len)) {
-		fprintf(stderr, "iobench: job '%s': zonemode=zbd: '%s': the region (%llu bytes at %llu) holds no whole "
-				"zone of %llu bytes\n", o->name, cf->path, (unsigned long long)cf->region,
-			(unsigned long long)cf->offset, (unsigned long long)zone_size);
+		job_say(o->name,
+			"zonemode=zbd: '%s': the region (%llu bytes at %llu) holds no whole zone of %llu bytes",
+			cf->path, (unsigned long long)cf->region, (unsigned long long)cf->offset,
+			(unsigned long long)zone_size);
 		return -EINVAL;
 	}
 	if (off != cf->offset)
-		fprintf(stderr, "iobench: job '%s': note: %s: rounded up offset from %llu to %llu (zone boundary)\n",
-			o->name, cf->path, (unsigned long long)cf->offset, (unsigned long long)off);
+		job_say(o->name, "note: %s: rounded up offset from %llu to %llu (zone boundary)", cf->path,
+			(unsigned long long)cf->offset, (unsigned long long)off);
 	if (len != cf->region - (off - cf->offset))
-		fprintf(stderr, "iobench: job '%s': note: %s: rounded down io_size from %llu to %llu (zone boundary)\n",
-			o->name, cf->path, (unsigned long long)(cf->region - (off - cf->offset)), (unsigned long long)len);
+		job_say(o->name, "note: %s: rounded down io_size from %llu to %llu (zone boundary)", cf->path,
+			(unsigned long long)(cf->region - (off - cf->offset)), (unsigned long long)len);
 	cf->offset = off;
 	cf->region = len;
 	return 0;

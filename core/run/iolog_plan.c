@@ -16,6 +16,7 @@
 #include "core/plan/files.h"
 #include "core/run/run.h"
 #include "core/lib/outfile.h"
+#include "core/lib/say.h"
 
 #define NAMES_MAX 256
 
@@ -29,7 +30,7 @@ static int split_names(const struct job_opts *o, char (*names)[PATH_MAX], unsign
 			(*n)++;
 	}
 	if (!*n) {
-		fprintf(stderr, "iobench: job '%s': read_iolog: no file named\n", o->name);
+		job_say(o->name, "read_iolog: no file named");
 		return -EINVAL;
 	}
 	return 0;
@@ -41,7 +42,7 @@ static int merge(const struct job_opts *o, char (*names)[PATH_MAX], unsigned *n)
 	const char *list[NAMES_MAX];
 	char err[PATH_MAX + 512];
 	if (o->iolog.nscalars > *n || o->iolog.niters > *n) {
-		fprintf(stderr, "iobench: job '%s': merge_blktrace_%s: %u values for %u trace%s\n", o->name,
+		job_say(o->name, "merge_blktrace_%s: %u values for %u trace%s",
 			o->iolog.nscalars > *n ? "scalars" : "iters",
 			o->iolog.nscalars > *n ? o->iolog.nscalars : o->iolog.niters, *n, *n > 1 ? "s" : "");
 		return -EINVAL;
@@ -51,7 +52,7 @@ static int merge(const struct job_opts *o, char (*names)[PATH_MAX], unsigned *n)
 	int ret = blktrace_merge(list, *n, o->iolog.scalars, o->iolog.nscalars, o->iolog.iters, o->iolog.niters,
 				 o->iolog.merge_file, o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "iobench: job '%s': %s\n", o->name, err);
+		job_say(o->name, "%s", err);
 		return ret;
 	}
 	snprintf(names[0], PATH_MAX, "%s", o->iolog.merge_file);
@@ -67,7 +68,7 @@ static int load(const struct job_opts *o, const char *name, struct iolog *log)
 	bool in = !strcmp(name, "-");
 	FILE *f = in ? stdin : fopen(name, "rb");
 	if (!f) {
-		fprintf(stderr, "iobench: job '%s': read_iolog: cannot open '%s': %s\n", o->name, name, strerror(errno));
+		job_say(o->name, "read_iolog: cannot open '%s': %s", name, strerror(errno));
 		return -errno;
 	}
 	memset(log, 0, sizeof(*log));
@@ -75,7 +76,7 @@ static int load(const struct job_opts *o, const char *name, struct iolog *log)
 	if (ret == -ENOMEM)
 		snprintf(err, sizeof(err), "%s: out of memory", name);
 	if (ret)
-		fprintf(stderr, "iobench: job '%s': read_iolog %s\n", o->name, err);
+		job_say(o->name, "read_iolog %s", err);
 	if (!in)
 		fclose(f);
 	return ret;
@@ -92,8 +93,8 @@ static int check_logs(const struct job *job, const struct run_cfg *cfg, unsigned
 	*rw = (ios[DDIR_READ] || (!ios[DDIR_WRITE] && !ios[DDIR_TRIM]) ? RW_READ : 0) |
 	      (ios[DDIR_WRITE] ? RW_WRITE : 0) | (ios[DDIR_TRIM] ? RW_TRIM : 0);
 	if ((ios[DDIR_WRITE] || ios[DDIR_TRIM]) && (cfg->readonly || o->readonly)) {
-		fprintf(stderr, "iobench: job '%s': read_iolog: the log writes (%llu writes), and --readonly is set\n",
-			o->name, (unsigned long long)ios[DDIR_WRITE]);
+		job_say(o->name, "read_iolog: the log writes (%llu writes), and --readonly is set",
+			(unsigned long long)ios[DDIR_WRITE]);
 		return -EROFS;
 	}
 	return 0;
@@ -109,7 +110,7 @@ static int check_combination(const struct job *job)
 	else if (o->verify != VERIFY_NONE)
 		why = "verify checks what the job's own workload wrote; a replay has none (use a separate verify job)";
 	if (why)
-		fprintf(stderr, "iobench: job '%s': read_iolog with %s%s: %s\n", o->name,
+		job_say(o->name, "read_iolog with %s%s: %s",
 			job->ops->flags & (ENGINE_FILE_OP | ENGINE_DIRS) ? "ioengine=" : "verify",
 			job->ops->flags & (ENGINE_FILE_OP | ENGINE_DIRS) ? job->ops->name : "", why);
 	return why ? -EINVAL : 0;
@@ -135,14 +136,14 @@ static int check_write_log(const struct job_opts *o, const struct run_cfg *cfg)
 	char why[600];
 	if ((cfg->readonly || o->readonly) && !is_iolog(o->iolog.write)) {
 		/* appended to as fio does: under --readonly only a log's own file, never a job's data */
-		fprintf(stderr, "iobench: job '%s': write_iolog: '%s' exists and is not an I/O log, and --readonly is "
-				"set\n", o->name, o->iolog.write);
+		job_say(o->name, "write_iolog: '%s' exists and is not an I/O log, and --readonly is set",
+			o->iolog.write);
 		return -EROFS;
 	}
 	int fd = outfile_open_raw(o->iolog.write, O_WRONLY | O_CREAT | O_APPEND, 0644,
 				  o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, why, sizeof(why));
 	if (fd < 0) {
-		fprintf(stderr, "iobench: job '%s': write_iolog: cannot open '%s': %s\n", o->name, o->iolog.write, why);
+		job_say(o->name, "write_iolog: cannot open '%s': %s", o->iolog.write, why);
 		return fd;
 	}
 	close(fd);
@@ -152,13 +153,13 @@ static int check_write_log(const struct job_opts *o, const struct run_cfg *cfg)
 static int load_all(struct job *job, char (*names)[PATH_MAX], unsigned n)
 {
 	if (!(job->iologs = calloc(1, sizeof(*job->iologs))) || !(job->iologs->logs = calloc(n, sizeof(struct iolog)))) {
-		fprintf(stderr, "iobench: job '%s': read_iolog: out of memory\n", job->o.name);
+		job_say(job->o.name, "read_iolog: out of memory");
 		return -ENOMEM;
 	}
 	unsigned stdin_uses = 0;
 	for (unsigned i = 0; i < n; i++) {
 		if (!strcmp(names[i], "-") && stdin_uses++) {
-			fprintf(stderr, "iobench: job '%s': read_iolog: '-' (stdin) can be read once only\n", job->o.name);
+			job_say(job->o.name, "read_iolog: '-' (stdin) can be read once only");
 			return -EINVAL;
 		}
 		int ret = load(&job->o, names[i], &job->iologs->logs[i]);
@@ -194,7 +195,7 @@ int iolog_job_prepare(struct job *job, const struct run_cfg *cfg)
 	o->rw_mod = 0;
 	o->opendir[0] = '\0';
 	if (o->iolog.write[0] && !cfg->parse_only)
-		fprintf(stderr, "iobench: job '%s': note: read_iolog overrides write_iolog: nothing is recorded\n", o->name);
+		job_say(o->name, "note: read_iolog overrides write_iolog: nothing is recorded");
 	o->iolog.write[0] = '\0';
 	return 0;
 }
@@ -205,7 +206,7 @@ int iolog_plan(const struct job *job, unsigned clone, bool no_file, struct file_
 	memset(plan, 0, sizeof(*plan));
 	plan->files = calloc(log->nfiles ? log->nfiles : 1, sizeof(*plan->files));
 	if (!plan->files) {
-		fprintf(stderr, "iobench: job '%s': read_iolog: out of memory\n", job->o.name);
+		job_say(job->o.name, "read_iolog: out of memory");
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < log->nfiles; i++) {
@@ -217,8 +218,8 @@ int iolog_plan(const struct job *job, unsigned clone, bool no_file, struct file_
 	for (unsigned i = 0; i < log->nfiles && job->groupid == 0 && !no_file; i++) {
 		struct stat st;
 		if (stat(plan->files[i].path, &st) != 0 && !log->files[i].writes) { /* no earlier group can make it */
-			fprintf(stderr, "iobench: job '%s': read_iolog %s: '%s' does not exist, and the log does not write it\n",
-				job->o.name, log->name, plan->files[i].path);
+			job_say(job->o.name, "read_iolog %s: '%s' does not exist, and the log does not write it",
+				log->name, plan->files[i].path);
 			return -ENOENT;
 		}
 	}
@@ -235,7 +236,7 @@ static int create_empty(const struct job_opts *o, const char *path)
 				  sizeof(why));
 	if (fd < 0) {
 		int err = fd;
-		fprintf(stderr, "iobench: job '%s': read_iolog: cannot create '%s': %s\n", o->name, path, why);
+		job_say(o->name, "read_iolog: cannot create '%s': %s", path, why);
 		return err;
 	}
 	close(fd);
@@ -258,8 +259,7 @@ int iolog_layout(const struct job *job, const struct file_plan *plan, bool reado
 				return ret;
 			continue;
 		}
-		fprintf(stderr, "iobench: job '%s': read_iolog %s: '%s' does not exist, and %s\n", o->name,
-			plan->replay->name, path, why);
+		job_say(o->name, "read_iolog %s: '%s' does not exist, and %s", plan->replay->name, path, why);
 		return readonly ? -EROFS : -ENOENT;
 	}
 	return 0;

@@ -18,6 +18,7 @@
 
 #include "core/run/jobenv_run.h"
 #include "core/job/job.h"
+#include "core/lib/say.h"
 
 /* The mount of the hierarchy to use: 1 (v1 blkio) or 2, or 0 when neither is mounted. */
 static int find_mount(char *mnt, size_t len)
@@ -142,10 +143,9 @@ static int set_weight(const struct job *job, const char *dir, int version)
 	if (!w)
 		return 0;
 	if (version == 2) {
-		fprintf(stderr,
-			"iobench: job '%s': note: cgroup_weight: cgroup v2 gives weights (io.weight) to domain "
-			"cgroups only, and a thread can only be in a threaded one; no weight set (as fio)\n",
-			job->o.name);
+		job_say(job->o.name,
+			"note: cgroup_weight: cgroup v2 gives weights (io.weight) to domain "
+			"cgroups only, and a thread can only be in a threaded one; no weight set (as fio)");
 		return 0;
 	}
 	char text[16];
@@ -154,13 +154,12 @@ static int set_weight(const struct job *job, const char *dir, int version)
 	if (ret == -ENOENT)
 		ret = write_file(dir, "blkio.bfq.weight", text);
 	if (ret == -ENOENT)
-		fprintf(stderr,
-			"iobench: job '%s': cgroup_weight: %s has no blkio.weight (nor blkio.bfq.weight): weights "
-			"need the bfq I/O scheduler on the devices\n",
-			job->o.name, dir);
+		job_say(job->o.name,
+			"cgroup_weight: %s has no blkio.weight (nor blkio.bfq.weight): weights "
+			"need the bfq I/O scheduler on the devices",
+			dir);
 	else if (ret)
-		fprintf(stderr, "iobench: job '%s': cgroup_weight: cannot set %u in %s: %s\n", job->o.name, w, dir,
-			strerror(-ret));
+		job_say(job->o.name, "cgroup_weight: cannot set %u in %s: %s", w, dir, strerror(-ret));
 	return ret;
 }
 
@@ -170,10 +169,8 @@ int env_cgroup_prepare(struct env_run *er, const struct job *job, char *join, si
 	char mnt[PATH_MAX], base[PATH_MAX], dir[PATH_MAX];
 	int version = find_mount(mnt, sizeof(mnt));
 	if (!version) {
-		fprintf(stderr,
-			"iobench: job '%s': cgroup: neither cgroup v1's blkio hierarchy nor cgroup v2 is mounted "
-			"(mount -t cgroup -o blkio none /sys/fs/cgroup/blkio)\n",
-			job->o.name);
+		job_say(job->o.name, "cgroup: neither cgroup v1's blkio hierarchy nor cgroup v2 is mounted "
+				     "(mount -t cgroup -o blkio none /sys/fs/cgroup/blkio)");
 		return -ENOENT;
 	}
 	char own[PATH_MAX] = "";
@@ -182,18 +179,17 @@ int env_cgroup_prepare(struct env_run *er, const struct job *job, char *join, si
 	snprintf(base, sizeof(base), "%.2000s%.2000s", mnt, own);
 	int ret = make_dirs(er, base, name, version, dir, sizeof(dir));
 	if (ret) {
-		fprintf(stderr, "iobench: job '%s': cgroup: cannot make %s (cgroup v%d): %s\n", job->o.name, dir,
-			version, strerror(-ret));
+		job_say(job->o.name, "cgroup: cannot make %s (cgroup v%d): %s", dir, version, strerror(-ret));
 		return ret;
 	}
 	if (job->o.env.cgroup_nodelete)
 		keep(er, dir);
 	if (version == 2 && !v2_threaded(dir)) {
-		fprintf(stderr,
-			"iobench: job '%s': cgroup: %s is not a threaded cgroup; cgroup v2 moves a single thread "
+		job_say(job->o.name,
+			"cgroup: %s is not a threaded cgroup; cgroup v2 moves a single thread "
 			"(iobench's jobs are threads) only into one (name a cgroup that is not there, iobench "
-			"makes it)\n",
-			job->o.name, dir);
+			"makes it)",
+			dir);
 		return -EINVAL;
 	}
 	if ((ret = set_weight(job, dir, version)))

@@ -18,6 +18,7 @@
 #include "core/run/jobenv_run.h"
 #include "core/run/run.h"
 #include "core/stats/sysinfo.h"
+#include "core/lib/say.h"
 
 /* ---- checks ---- */
 
@@ -28,7 +29,7 @@ static int __attribute__((format(printf, 2, 3))) job_err(const struct job *job, 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "iobench: job '%s': %s\n", job->o.name, what);
+	job_say(job->o.name, "%s", what);
 	return -EINVAL;
 }
 
@@ -248,20 +249,16 @@ static int switch_scheduler(struct env_run *er, const struct job *job, const cha
 	if (ret || !ds.n) {
 		disks_free(&ds);
 		if (!ret)
-			fprintf(stderr,
-				"iobench: job '%s': note: ioscheduler: '%s' is on no block device (tmpfs?); nothing "
-				"to switch\n",
-				job->o.name, path);
+			job_say(job->o.name,
+				"note: ioscheduler: '%s' is on no block device (tmpfs?); nothing to switch", path);
 		return ret;
 	}
 	char disk[64], line[512], cur[64];
 	snprintf(disk, sizeof(disk), "%s", ds.disks[0].name);
 	disks_free(&ds);
 	if ((ret = read_scheduler(disk, line, sizeof(line), cur, sizeof(cur)))) {
-		fprintf(stderr,
-			"iobench: job '%s': ioscheduler: %s has no scheduler to switch (/sys/block/%s/queue/"
-			"scheduler: %s)\n",
-			job->o.name, disk, disk, strerror(-ret));
+		job_say(job->o.name, "ioscheduler: %s has no scheduler to switch (/sys/block/%s/queue/scheduler: %s)",
+			disk, disk, strerror(-ret));
 		return ret;
 	}
 	if (!strcmp(cur, want))
@@ -281,8 +278,8 @@ static int switch_scheduler(struct env_run *er, const struct job *job, const cha
 	if (!ret && !read_scheduler(disk, line, sizeof(line), cur, sizeof(cur)) && strcmp(cur, want))
 		ret = -EINVAL;
 	if (ret)
-		fprintf(stderr, "iobench: job '%s': ioscheduler: cannot switch %s to '%s': %s (it has: %s)\n",
-			job->o.name, disk, want, strerror(-ret), line);
+		job_say(job->o.name, "ioscheduler: cannot switch %s to '%s': %s (it has: %s)", disk, want,
+			strerror(-ret), line);
 	return ret;
 }
 
@@ -350,9 +347,8 @@ static int clone_start(struct run_ctx *rc, size_t i)
 		ret = env_cgroup_prepare(er, job, ec->cgroup_join, sizeof(ec->cgroup_join));
 	bool files = !(job->ops->flags & ENGINE_NO_FILE);
 	if (!files && e->ioscheduler[0] && c->clone == 0)
-		fprintf(stderr,
-			"iobench: job '%s': note: ioscheduler: the %s engine uses no files; nothing to switch\n",
-			job->o.name, job->ops->name);
+		job_say(job->o.name, "note: ioscheduler: the %s engine uses no files; nothing to switch",
+			job->ops->name);
 	for (unsigned k = 0; !ret && files && e->ioscheduler[0] && k < c->plan.nfiles; k++)
 		ret = switch_scheduler(er, job, c->plan.files[k].path);
 	if (!ret && files && e->lockfile != LOCKFILE_NONE)

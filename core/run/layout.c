@@ -15,6 +15,7 @@
 #include "engines/engine.h"
 #include "core/run/fill.h"
 #include "core/lib/guard.h"
+#include "core/lib/say.h"
 #include "core/run/iolog_plan.h"
 #include "core/run/run.h"
 
@@ -266,16 +267,14 @@ static int layout_dir(const struct layout_req *r)
 	if (stat(r->path, &st) == 0 && S_ISDIR(st.st_mode))
 		return 0;
 	if (r->readonly) {
-		fprintf(stderr, "iobench: job '%s': refusing to create directory '%s': --readonly\n", r->job->o.name,
-			r->path);
+		job_say(r->job->o.name, "refusing to create directory '%s': --readonly", r->path);
 		return -EROFS;
 	}
 	files_make_parents(r->path);
 	if (mkdir(r->path, 0755) == 0 || errno == EEXIST)
 		return 0;
 	int err = -errno;
-	fprintf(stderr, "iobench: job '%s': cannot create directory '%s': %s\n", r->job->o.name, r->path,
-		strerror(-err));
+	job_say(r->job->o.name, "cannot create directory '%s': %s", r->path, strerror(-err));
 	return err;
 }
 
@@ -287,25 +286,25 @@ static int may_lay_out(const struct layout_req *r)
 	if (exists && (r->have == HAVE_OTHER || r->have >= r->need))
 		return 0; /* devices and the like are used as they are */
 	if (o->verify_only) {
-		fprintf(stderr, "iobench: job '%s': verify_only: '%s' %s; nothing was written to verify\n", o->name,
-			r->path, exists ? "is shorter than the region" : "does not exist");
+		job_say(o->name, "verify_only: '%s' %s; nothing was written to verify", r->path,
+			exists ? "is shorter than the region" : "does not exist");
 		return exists ? -EINVAL : -ENOENT;
 	}
 	if (r->readonly) {
 		if (exists)
-			fprintf(stderr, "iobench: job '%s': refusing to extend '%s' from %llu to %llu bytes: --readonly\n",
-				o->name, r->path, (unsigned long long)r->have, (unsigned long long)r->need);
+			job_say(o->name, "refusing to extend '%s' from %llu to %llu bytes: --readonly", r->path,
+				(unsigned long long)r->have, (unsigned long long)r->need);
 		else
-			fprintf(stderr, "iobench: job '%s': refusing to create '%s': --readonly\n", o->name, r->path);
+			job_say(o->name, "refusing to create '%s': --readonly", r->path);
 		return -EROFS;
 	}
 	if (!o->allow_file_create) { /* as fio: neither made nor grown */
 		if (exists)
-			fprintf(stderr, "iobench: job '%s': '%s' is shorter than the job needs (%llu of %llu bytes) and "
-					"allow_file_create=0\n", o->name, r->path, (unsigned long long)r->have,
-				(unsigned long long)r->need);
+			job_say(o->name,
+				"'%s' is shorter than the job needs (%llu of %llu bytes) and allow_file_create=0",
+				r->path, (unsigned long long)r->have, (unsigned long long)r->need);
 		else
-			fprintf(stderr, "iobench: job '%s': '%s' does not exist and allow_file_create=0\n", o->name, r->path);
+			job_say(o->name, "'%s' does not exist and allow_file_create=0", r->path);
 		return exists ? -EINVAL : -ENOENT;
 	}
 	if (!exists && o->create_on_open && !r->reads)
@@ -313,8 +312,7 @@ static int may_lay_out(const struct layout_req *r)
 	char why[PATH_MAX + 128];
 	if (exists && !o->allow_mounted_write && guard_check_write(r->path, why, sizeof(why))) {
 		/* a read job's short file grown: it may back a mounted loop device */
-		fprintf(stderr, "iobench: job '%s': refusing to extend '%s': it is %s (allow_mounted_write=1 overrides)\n",
-			o->name, r->path, why);
+		job_say(o->name, "refusing to extend '%s': it is %s (allow_mounted_write=1 overrides)", r->path, why);
 		return -EBUSY;
 	}
 	return 1;
@@ -336,7 +334,7 @@ static int layout_one(const struct layout_req *r)
 	}
 	if (fd < 0) {
 		int err = -errno;
-		fprintf(stderr, "iobench: job '%s': cannot create '%s': %s\n", o->name, r->path, strerror(-err));
+		job_say(o->name, "cannot create '%s': %s", r->path, strerror(-err));
 		return err;
 	}
 	uint64_t have = exists ? r->have : 0;
@@ -345,17 +343,17 @@ static int layout_one(const struct layout_req *r)
 		if (!exists)
 			unlink(r->path);
 		else if (ftruncate(fd, (off_t)have) < 0)
-			fprintf(stderr, "iobench: job '%s': cannot cut '%s' back to %llu bytes: %s\n", o->name, r->path,
-				(unsigned long long)have, strerror(errno));
+			job_say(o->name, "cannot cut '%s' back to %llu bytes: %s", r->path, (unsigned long long)have,
+				strerror(errno));
 	}
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	if (ret == -EINTR)
-		fprintf(stderr, "iobench: job '%s': laying out '%s' stopped; %s\n", o->name, r->path,
+		job_say(o->name, "laying out '%s' stopped; %s", r->path,
 			exists ? "the file is back to its old size" : "the partial file is removed");
 	else if (ret)
-		fprintf(stderr, "iobench: job '%s': cannot lay out '%s' (%llu bytes): %s\n", o->name, r->path,
-			(unsigned long long)r->need, strerror(-ret));
+		job_say(o->name, "cannot lay out '%s' (%llu bytes): %s", r->path, (unsigned long long)r->need,
+			strerror(-ret));
 	return ret;
 }
 
@@ -531,10 +529,11 @@ static int check_group_space(struct run_ctx *rc, const struct path_index *ix, un
 				 fs[f].path);
 		else
 			snprintf(what, sizeof(what), "'%.4000s': it needs", fs[f].path);
-		fprintf(stderr, "iobench: job '%s': cannot lay out %s %llu more bytes (%llu MiB) and its filesystem "
-				"has %llu bytes (%llu MiB) free: %s\n", fs[f].job->o.name, what, (unsigned long long)fs[f].add,
-			(unsigned long long)(fs[f].add >> 20), (unsigned long long)fs[f].avail,
-			(unsigned long long)(fs[f].avail >> 20), strerror(ENOSPC));
+		job_say(fs[f].job->o.name,
+			"cannot lay out %s %llu more bytes (%llu MiB) and its filesystem "
+			"has %llu bytes (%llu MiB) free: %s",
+			what, (unsigned long long)fs[f].add, (unsigned long long)(fs[f].add >> 20),
+			(unsigned long long)fs[f].avail, (unsigned long long)(fs[f].avail >> 20), strerror(ENOSPC));
 		fail_on_fs(rc, g, fs[f].fsid);
 		ret = -ENOSPC;
 	}

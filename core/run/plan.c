@@ -9,6 +9,7 @@
 #include "core/plan/dirscan.h"
 #include "engines/engine.h"
 #include "core/lib/guard.h"
+#include "core/lib/say.h"
 #include "core/run/iolog_plan.h"
 #include "core/plan/zone.h"
 #include "core/worker/flow.h"
@@ -22,17 +23,16 @@ static int guard_files(const struct job_opts *o, const struct file_plan *plan, b
 		return 0;
 	struct guard_loops gl;
 	if (guard_loops_read(&gl)) {
-		fprintf(stderr, "iobench: job '%s': cannot allocate the list of loop devices: %s\n", o->name,
-			strerror(ENOMEM));
+		job_say(o->name, "cannot allocate the list of loop devices: %s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	int ret = 0;
 	for (unsigned i = 0; i < plan->nfiles && !ret; i++) {
 		char why[PATH_MAX + 128];
 		if (guard_check_write_with(&gl, plan->files[i].path, why, sizeof(why))) {
-			fprintf(stderr, "iobench: job '%s': refusing to write to '%s': %s%s (allow_mounted_write=1 "
-					"overrides)\n", o->name, plan->files[i].path,
-				strncmp(why, "the backing", 11) ? "the device is " : "it is ", why);
+			job_say(o->name, "refusing to write to '%s': %s%s (allow_mounted_write=1 overrides)",
+				plan->files[i].path, strncmp(why, "the backing", 11) ? "the device is " : "it is ",
+				why);
 			ret = -EBUSY;
 		}
 	}
@@ -79,23 +79,24 @@ static int check_targets(const struct job_opts *o, const struct engine_ops *ops,
 		if (!S_ISREG(st.st_mode))
 			plan->regular_only = false;
 		if (o->unlink && !S_ISREG(st.st_mode) && !(dirs && S_ISDIR(st.st_mode))) {
-			fprintf(stderr, "iobench: job '%s': unlink=1: '%s' is %s; only regular files are removed\n",
-				o->name, path, file_kind(st.st_mode));
+			job_say(o->name, "unlink=1: '%s' is %s; only regular files are removed", path,
+				file_kind(st.st_mode));
 			ret = -EINVAL;
 			break;
 		}
 		if (!fileop && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
 			continue;
 		if (!fileop) {
-			fprintf(stderr, "iobench: job '%s': '%s' is %s, which has no offsets to do I/O at; use a "
-					"regular file or a device\n", o->name, path, file_kind(st.st_mode));
+			job_say(o->name,
+				"'%s' is %s, which has no offsets to do I/O at; use a regular file or a device", path,
+				file_kind(st.st_mode));
 			ret = -EINVAL;
 			break;
 		}
 		if (dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
 			continue;
-		fprintf(stderr, "iobench: job '%s': ioengine=%s: '%s' is %s; only %s are supported\n", o->name,
-			ops->name, path, file_kind(st.st_mode), dirs ? "directories" : "regular files");
+		job_say(o->name, "ioengine=%s: '%s' is %s; only %s are supported", ops->name, path,
+			file_kind(st.st_mode), dirs ? "directories" : "regular files");
 		ret = -EINVAL;
 	}
 	dir_scan_free(&scan);
@@ -136,8 +137,9 @@ static void zoned_abs_note(const struct job_opts *o, const struct file_plan *pla
 		for (unsigned z = 0; dist->type == DIST_ZONED_ABS && z < dist->nzones; z++)
 			sum += dist->zones[z].size;
 		if (sum > region) {
-			fprintf(stderr, "iobench: job '%s': note: random_distribution=zoned_abs: its zones add up to %llu "
-				"bytes, more than the %llu of a file's region: they are cut at its end\n", o->name,
+			job_say(o->name,
+				"note: random_distribution=zoned_abs: its zones add up to %llu "
+				"bytes, more than the %llu of a file's region: they are cut at its end",
 				(unsigned long long)sum, (unsigned long long)region);
 			return;
 		}

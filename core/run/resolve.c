@@ -9,16 +9,14 @@
 
 #include "engines/engine.h"
 #include "core/lib/nomem.h"
+#include "core/lib/say.h"
 #include "core/job/options.h"
 #include "core/plan/zone.h"
 #include "engines/secret.h"
 
 static void report(const struct opt_kv *kv, const char *jobname, const char *what, const char *detail)
 {
-	if (kv->file)
-		fprintf(stderr, "iobench: %s:%d: job '%s': %s%s\n", kv->file, kv->line, jobname, what, detail);
-	else
-		fprintf(stderr, "iobench: job '%s': %s%s\n", jobname, what, detail);
+	job_say_at(kv->file, kv->line, jobname, "%s%s", what, detail);
 }
 
 /* The engine a job ends up with: the last ioengine= of its lists. */
@@ -122,7 +120,7 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 		if (eng)
 			report(eng, name, what, "");
 		else
-			fprintf(stderr, "iobench: job '%s': %s\n", name, what);
+			job_say(name, "%s", what);
 		return -EINVAL;
 	}
 	options_defaults(o);
@@ -153,7 +151,7 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 		if (kv)
 			report(kv, name, zerr, "");
 		else
-			fprintf(stderr, "iobench: job '%s': %s\n", name, zerr);
+			job_say(name, "%s", zerr);
 		return -EINVAL;
 	}
 	/* As fio 3.33: no latencies. Its manual says bandwidth too, but fio still samples
@@ -163,7 +161,7 @@ int job_resolve(struct job *job, const struct opt_list *cmdline_globals)
 		o->disable_lat = o->disable_clat = o->disable_slat = true;
 	char why[400] = "";
 	if (engine_resolve(job->ops, o, job->eng_opts, why, sizeof(why))) {
-		fprintf(stderr, "iobench: job '%s': %s\n", name, why[0] ? why : "invalid engine options");
+		job_say(name, "%s", why[0] ? why : "invalid engine options");
 		return -EINVAL;
 	}
 	compat_resolve(o);

@@ -8,10 +8,11 @@
 
 #include "engines/engine.h"
 #include "core/job/job.h"
+#include "core/lib/say.h"
 
 static void note(const struct job *job, const char *what)
 {
-	fprintf(stderr, "iobench: job '%s': %s\n", job->o.name, what);
+	job_say(job->o.name, "%s", what);
 }
 
 static int refuse(const struct job *job, const char *what)

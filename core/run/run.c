@@ -18,6 +18,7 @@
 #include "core/run/iolog_plan.h"
 #include "core/run/layout.h"
 #include "core/lib/nomem.h"
+#include "core/lib/say.h"
 #include "core/stats/perflog.h"
 #include "core/run/plan.h"
 #include "core/run/resolve.h"
@@ -110,26 +111,27 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 	const struct engine_ops *ops = job->ops;
 	for (int d = 0; d < DDIR_NR; d++)
 		if (o->bs[d] > (1ULL << 31) || o->bs_max[d] > (1ULL << 31)) {
-			fprintf(stderr, "iobench: job '%s': bs: larger than 2GiB\n", o->name);
+			job_say(o->name, "bs: larger than 2GiB");
 			return -EINVAL;
 		}
 	if ((ops->flags & ENGINE_COMPILED_OUT) && !cfg->parse_only) {
-		fprintf(stderr, "iobench: job '%s': ioengine=%s is compiled out of this static binary (%s can be neither "
-				"linked statically nor loaded by a static program); use the dynamically linked iobench\n",
-			o->name, ops->name, ops->library ? ops->library : "its library");
+		job_say(o->name,
+			"ioengine=%s is compiled out of this static binary (%s can be neither "
+			"linked statically nor loaded by a static program); use the dynamically linked iobench",
+			ops->name, ops->library ? ops->library : "its library");
 		return -ENOTSUP;
 	}
 	if ((ops->flags & ENGINE_ABSENT) && !cfg->parse_only) {
-		fprintf(stderr, "iobench: job '%s': ioengine=%s is one of fio's engines that iobench does not carry out "
-				"(it needs %s); its options are accepted, its jobs refused\n",
-			o->name, ops->name, ops->library ? ops->library : "what this machine lacks");
+		job_say(o->name,
+			"ioengine=%s is one of fio's engines that iobench does not carry out "
+			"(it needs %s); its options are accepted, its jobs refused",
+			ops->name, ops->library ? ops->library : "what this machine lacks");
 		return -ENOTSUP;
 	}
 	if (steady_check_opts(o))
 		return -EINVAL;
 	if (o->unsupported[0] && !cfg->parse_only) {
-		fprintf(stderr, "iobench: job '%s': option '%s' is not supported by iobench yet\n", o->name,
-			o->unsupported);
+		job_say(o->name, "option '%s' is not supported by iobench yet", o->unsupported);
 		return -ENOTSUP;
 	}
 	if (cfg->readonly || o->readonly) { /* nothing is created, written, grown or removed */
@@ -151,7 +153,7 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 			snprintf(what, sizeof(what), "%s runs a shell command, which --readonly cannot hold to its promise",
 				 o->env.exec_prerun[0] ? "exec_prerun" : "exec_postrun");
 		if (what[0]) {
-			fprintf(stderr, "iobench: job '%s': %s, and --readonly is set\n", o->name, what);
+			job_say(o->name, "%s, and --readonly is set", what);
 			return -EROFS;
 		}
 	}
@@ -160,12 +162,12 @@ static int check_job(const struct job *job, const struct run_cfg *cfg)
 	char why[400] = "";
 	int ret = cfg->parse_only ? 0 : engine_check(ops, o, job->eng_opts, why, sizeof(why));
 	if (ret) {
-		fprintf(stderr, "iobench: job '%s': %s\n", o->name, why[0] ? why : strerror(-ret));
+		job_say(o->name, "%s", why[0] ? why : strerror(-ret));
 		return ret;
 	}
 	if ((ops->flags & ENGINE_SYNC) && o->iodepth > 1 && !cfg->parse_only && o->io.submit_mode != SUBMIT_OFFLOAD) {
-		fprintf(stderr, "iobench: job '%s': note: %s is synchronous, iodepth=%u runs at depth 1%s\n",
-			o->name, ops->name, o->iodepth, cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
+		job_say(o->name, "note: %s is synchronous, iodepth=%u runs at depth 1%s", ops->name, o->iodepth,
+			cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
 		if (cfg->prog.warnings_fatal)
 			return -EINVAL;
 	}
@@ -195,8 +197,7 @@ static int probe_job(struct job *job)
 		return 0;
 	int ret = engine_probe(ops, &job->o, job->eng_opts, &job->target_bytes, why, sizeof(why));
 	if (ret)
-		fprintf(stderr, "iobench: job '%s': ioengine=%s: %s\n", job->o.name, ops->name,
-			why[0] ? why : strerror(-ret));
+		job_say(job->o.name, "ioengine=%s: %s", ops->name, why[0] ? why : strerror(-ret));
 	return ret;
 }
 
@@ -266,8 +267,10 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 	for (size_t i = 0; i < cfg->njobs; i++) {
 		const struct job *job = &cfg->jobs[i];
 		if (job->o.wait_for[0] && find_waitee(rc, job) < 0) {
-			fprintf(stderr, "iobench: job '%s': wait_for: no job named '%s' before it (a job can "
-					"only wait for one defined earlier, as in fio)\n", job->o.name, job->o.wait_for);
+			job_say(job->o.name,
+				"wait_for: no job named '%s' before it (a job can "
+				"only wait for one defined earlier, as in fio)",
+				job->o.wait_for);
 			return -EINVAL;
 		}
 	}
@@ -286,8 +289,8 @@ int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
 		tsc_calibrate(&rc->tsc);
 	for (size_t i = 0; i < cfg->njobs && !rc->tsc.on; i++)
 		if (cfg->jobs[i].o.clocksource == CLK_CPU) {
-			fprintf(stderr, "iobench: job '%s': clocksource=cpu: no invariant TSC here; using clock_gettime%s\n",
-				cfg->jobs[i].o.name, cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
+			job_say(cfg->jobs[i].o.name, "clocksource=cpu: no invariant TSC here; using clock_gettime%s",
+				cfg->prog.warnings_fatal ? " (fatal: --warnings-fatal)" : "");
 			if (cfg->prog.warnings_fatal)
 				return -EINVAL;
 			break;
@@ -376,8 +379,7 @@ static void unlink_group_files(struct run_ctx *rc, unsigned g)
 			const char *path = c->plan.files[k].path;
 			struct stat st;
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) < 0)
-				fprintf(stderr, "iobench: job '%s': cannot remove '%s': %s\n", job->o.name, path,
-					strerror(errno));
+				job_say(job->o.name, "cannot remove '%s': %s", path, strerror(errno));
 		}
 	}
 }
@@ -498,7 +500,7 @@ static int run_group(struct run_ctx *rc, unsigned g, FILE *notes)
 		args[i].waitee = find_waitee(rc, job);
 		int err = pthread_create(&args[i].tid, NULL, thread_main, &args[i]);
 		if (err) { /* this clone and those not started fail with it (EAGAIN: RLIMIT_NPROC, pids) */
-			fprintf(stderr, "iobench: job '%s': cannot start a thread: %s%s\n", job->o.name, strerror(err),
+			job_say(job->o.name, "cannot start a thread: %s%s", strerror(err),
 				err == EAGAIN ? " (a limit on processes: RLIMIT_NPROC or a cgroup's pids.max, or no memory "
 						"for its stack: ulimit -v?)" : "");
 			atomic_store(&rc->stop, true);

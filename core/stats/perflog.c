@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "core/lib/outfile.h"
+#include "core/lib/say.h"
 
 static int append(struct perflogs *pl, struct perflog *l, const struct log_entry *e)
 {
@@ -243,7 +244,7 @@ int perflogs_guard(const struct job_opts *o, unsigned index)
 			strncat(path, ".fz", sizeof(path) - strlen(path) - 1);
 		int ret = outfile_guard(path, flags, why, sizeof(why));
 		if (ret) {
-			fprintf(stderr, "iobench: job '%s': cannot write log '%s': %s\n", o->name, path, why);
+			job_say(o->name, "cannot write log '%s': %s", path, why);
 			return ret;
 		}
 	}
@@ -271,8 +272,7 @@ int perflogs_write(struct perflogs *pl, const struct job_opts *o, unsigned index
 		ret = write_hist(pl, path, o, why, sizeof(why));
 	}
 	if (ret)
-		fprintf(stderr, "iobench: job '%s': cannot write log '%s': %s\n", o->name, path,
-			why[0] ? why : strerror(-ret));
+		job_say(o->name, "cannot write log '%s': %s", path, why[0] ? why : strerror(-ret));
 	return ret;
 }
 

@@ -16,6 +16,7 @@
 #include "core/lib/clock.h"
 #include "core/worker/worker_int.h"
 #include "core/lib/outfile.h"
+#include "core/lib/say.h"
 
 #define REC_BUF (64u << 10)
 #define REC_LINE_MAX (PATH_MAX + 96)
@@ -84,7 +85,7 @@ static int rec_open(struct wstate *s)
 				 s->o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, why, sizeof(why));
 	if (r->fd < 0) {
 		int err = r->fd;
-		fprintf(stderr, "iobench: job '%s': write_iolog: cannot open '%s': %s\n", s->o->name, path, why);
+		job_say(s->o->name, "write_iolog: cannot open '%s': %s", path, why);
 		return err;
 	}
 	if (!(r->buf = malloc(REC_BUF))) {
@@ -134,8 +135,7 @@ int iolog_teardown(struct wstate *s)
 	r->on = false;
 	if (!r->err)
 		return 0;
-	fprintf(stderr, "iobench: job '%s': write_iolog: cannot write '%s': %s\n", s->o->name, s->o->iolog.write,
-		strerror(r->err));
+	job_say(s->o->name, "write_iolog: cannot write '%s': %s", s->o->iolog.write, strerror(r->err));
 	return -r->err;
 }
 

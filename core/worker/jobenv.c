@@ -24,6 +24,7 @@
 #include "core/worker/worker_int.h"
 #include "core/lib/outfile.h"
 #include "core/lib/signals.h"
+#include "core/lib/say.h"
 
 #ifndef F_SET_RW_HINT
 #define F_SET_RW_HINT 1036
@@ -45,7 +46,7 @@ fail(const struct wstate *s, const char *opt, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "iobench: job '%s': %s: %s: %s\n", s->o->name, opt, what, strerror(err));
+	job_say(s->o->name, "%s: %s: %s", opt, what, strerror(err));
 	return -err;
 }
 
@@ -263,16 +264,14 @@ int env_prerun(struct wstate *s)
 	char out[PATH_MAX], why[600];
 	int st = run_command(s, cmd, "prerun", out, sizeof(out), why, sizeof(why));
 	if (st < 0 && why[0]) {
-		fprintf(stderr, "iobench: job '%s': exec_prerun: cannot write '%s': %s\n", s->o->name, out, why);
+		job_say(s->o->name, "exec_prerun: cannot write '%s': %s", out, why);
 		return st;
 	}
 	if (st < 0)
 		return fail(s, "exec_prerun", -st, "cannot run '%s'", cmd);
 	if (st) {
-		fprintf(stderr,
-			"iobench: job '%s': exec_prerun: '%s' exited with status %d (its output: %s); the job "
-			"does not run\n",
-			s->o->name, cmd, st, out);
+		job_say(s->o->name, "exec_prerun: '%s' exited with status %d (its output: %s); the job does not run",
+			cmd, st, out);
 		return -ECANCELED;
 	}
 	return 0;
@@ -287,13 +286,12 @@ int env_postrun(struct wstate *s)
 	char out[PATH_MAX], why[600];
 	int st = run_command(s, cmd, "postrun", out, sizeof(out), why, sizeof(why));
 	if (st < 0 && why[0]) { /* refused by the door: an error, as a log that cannot be written */
-		fprintf(stderr, "iobench: job '%s': exec_postrun: cannot write '%s': %s\n", s->o->name, out, why);
+		job_say(s->o->name, "exec_postrun: cannot write '%s': %s", out, why);
 		return st;
 	}
 	if (st < 0)
 		fail(s, "exec_postrun", -st, "cannot run '%s'", cmd);
 	else if (st)
-		fprintf(stderr, "iobench: job '%s': note: exec_postrun: '%s' exited with status %d (its output: %s)\n",
-			s->o->name, cmd, st, out);
+		job_say(s->o->name, "note: exec_postrun: '%s' exited with status %d (its output: %s)", cmd, st, out);
 	return 0;
 }

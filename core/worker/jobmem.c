@@ -18,6 +18,7 @@
 #include "core/lib/debug.h"
 #include "core/worker/jobenv.h"
 #include "core/worker/worker_int.h"
+#include "core/lib/say.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26
@@ -94,7 +95,7 @@ static int mem_fail(struct wstate *s, const char *what, size_t len, int err)
 			 "/proc/sys/vm/nr_hugepages)",
 			 env_free_hugepages(e->hugepage_size), (unsigned long long)(e->hugepage_size / 1024));
 	char type[16];
-	fprintf(stderr, "iobench: job '%s': mem=%s%s%s: %s of %zu bytes for the I/O buffers failed: %s%s\n", s->o->name,
+	job_say(s->o->name, "mem=%s%s%s: %s of %zu bytes for the I/O buffers failed: %s%s",
 		env_mem_word(e->mem, type, sizeof(type)), e->mem_path[0] ? ":" : "", e->mem_path, what, len,
 		strerror(err), extra);
 	return -err;
@@ -133,10 +134,10 @@ static int map_file(struct wstate *s, size_t len, int *fd)
 	*fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (*fd < 0 && errno == EEXIST) {
 		char type[16];
-		fprintf(stderr,
-			"iobench: job '%s': mem=%s:%s: '%s' exists; the buffers map a file the job makes "
-			"and removes (name one that is not there)\n",
-			s->o->name, env_mem_word(e->mem, type, sizeof(type)), e->mem_path, path);
+		job_say(s->o->name,
+			"mem=%s:%s: '%s' exists; the buffers map a file the job makes "
+			"and removes (name one that is not there)",
+			env_mem_word(e->mem, type, sizeof(type)), e->mem_path, path);
 		return -EEXIST;
 	}
 	if (*fd < 0)

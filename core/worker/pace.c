@@ -7,6 +7,7 @@
 
 #include "core/lib/clock.h"
 #include "core/worker/worker_int.h"
+#include "core/lib/say.h"
 
 void pace_init(struct wstate *s)
 {
@@ -131,11 +132,11 @@ int pace_check_min(struct wstate *s)
 			continue;
 		double bw = (double)s->pace.bytes[d] / secs, iops = (double)s->pace.ios[d] / secs;
 		if (o->rate_min[d] && bw < (double)o->rate_min[d]) {
-			fprintf(stderr, "iobench: job '%s': min rate %llu B/s not met, got %.0f B/s\n", o->name,
+			job_say(o->name, "min rate %llu B/s not met, got %.0f B/s",
 				(unsigned long long)o->rate_min[d], bw);
 			ret = -EIO;
 		} else if (o->rate_iops_min[d] && iops < (double)o->rate_iops_min[d]) {
-			fprintf(stderr, "iobench: job '%s': min rate %llu IOPS not met, got %.0f IOPS\n", o->name,
+			job_say(o->name, "min rate %llu IOPS not met, got %.0f IOPS",
 				(unsigned long long)o->rate_iops_min[d], iops);
 			ret = -EIO;
 		}

@@ -10,6 +10,7 @@
 
 #include "core/lib/clock.h"
 #include "core/lib/debug.h"
+#include "core/lib/say.h"
 
 /* A window of more samples than this is refused (memory: 16 bytes a sample, twice). */
 #define SS_SAMPLES_MAX (1u << 20)
@@ -65,19 +66,17 @@ int steady_check_opts(const struct job_opts *o)
 	if (!so->dur_us)
 		return 0;
 	if (!so->interval_us) {
-		fprintf(stderr, "iobench: job '%s': ss_interval: must be more than 0\n", o->name);
+		job_say(o->name, "ss_interval: must be more than 0");
 		return -EINVAL;
 	}
 	if (so->dur_us % so->interval_us) {
-		fprintf(stderr,
-			"iobench: job '%s': ss_dur (%llu us) is not a multiple of ss_interval (%llu us): the "
-			"window holds whole samples\n",
-			o->name, (unsigned long long)so->dur_us, (unsigned long long)so->interval_us);
+		job_say(o->name,
+			"ss_dur (%llu us) is not a multiple of ss_interval (%llu us): the window holds whole samples",
+			(unsigned long long)so->dur_us, (unsigned long long)so->interval_us);
 		return -EINVAL;
 	}
 	if (so->dur_us / so->interval_us > SS_SAMPLES_MAX) {
-		fprintf(stderr, "iobench: job '%s': ss_dur / ss_interval: more than %u samples in the window\n",
-			o->name, SS_SAMPLES_MAX);
+		job_say(o->name, "ss_dur / ss_interval: more than %u samples in the window", SS_SAMPLES_MAX);
 		return -EINVAL;
 	}
 	return 0;

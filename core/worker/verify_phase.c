@@ -12,6 +12,7 @@
 #include "core/worker/verify_state.h"
 #include "core/worker/worker_int.h"
 #include "core/lib/outfile.h"
+#include "core/lib/say.h"
 
 #define MAX_REPORTED 10
 
@@ -46,19 +47,18 @@ static int check_options(struct wstate *s)
 	uint64_t iv = s->ver.interval ? s->ver.interval : shortest_write(o);
 	size_t hs = verify_hdr_size(o->verify);
 	if (o->verify == VERIFY_PATTERN && !o->verify_pattern_len) {
-		fprintf(stderr, "iobench: job '%s': verify=pattern needs verify_pattern\n", o->name);
+		job_say(o->name, "verify=pattern needs verify_pattern");
 		return -EINVAL;
 	}
 	if (hs && o->verify_offset && o->verify_offset < hs) { /* fio then fails its own blocks */
-		fprintf(stderr,
-			"iobench: job '%s': verify_offset=%llu overlaps the %zu-byte %s header it moves: use at least %zu\n",
-			o->name, (unsigned long long)o->verify_offset, hs, verify_type_name(o->verify), hs);
+		job_say(o->name, "verify_offset=%llu overlaps the %zu-byte %s header it moves: use at least %zu",
+			(unsigned long long)o->verify_offset, hs, verify_type_name(o->verify), hs);
 		return -EINVAL;
 	}
 	if (hs && o->verify_offset + hs > iv) {
-		fprintf(stderr,
-			"iobench: job '%s': verify_offset=%llu: the %zu-byte %s header does not fit in a %llu-byte interval there\n",
-			o->name, (unsigned long long)o->verify_offset, hs, verify_type_name(o->verify), (unsigned long long)iv);
+		job_say(o->name,
+			"verify_offset=%llu: the %zu-byte %s header does not fit in a %llu-byte interval there",
+			(unsigned long long)o->verify_offset, hs, verify_type_name(o->verify), (unsigned long long)iv);
 		return -EINVAL;
 	}
 	return 0;
@@ -430,15 +430,13 @@ static void dump(struct wstate *s, const struct wfile *f, const struct io_unit *
 					  sizeof(why));
 		bool ok = out && fwrite(data[i], 1, u->len, out) == u->len;
 		if ((out && fclose(out)) || !ok) {
-			fprintf(stderr, "iobench: job '%s': verify_dump: cannot write %s: %s\n", s->o->name, name[i],
-				out ? strerror(errno) : why);
+			job_say(s->o->name, "verify_dump: cannot write %s: %s", name[i], out ? strerror(errno) : why);
 			written = false;
 		}
 	}
 	if (!written)
 		return;
-	fprintf(stderr, "iobench: job '%s': verify_dump: received data in %s, %s%s\n", s->o->name, rcv,
-		rebuilt ? "expected data in " : "",
+	job_say(s->o->name, "verify_dump: received data in %s, %s%s", rcv, rebuilt ? "expected data in " : "",
 		rebuilt ? exp : "expected data cannot be rebuilt (not iobench's random data, or its header is broken)");
 }
 
@@ -482,8 +480,8 @@ int verify_completed(struct wstate *s, struct io_unit *u)
 		return 0;
 	struct wfile *f = &s->files[u->file_index];
 	if (++v->failures <= MAX_REPORTED) {
-		fprintf(stderr, "iobench: job '%s': verify failed: file %s, offset %llu, length %llu: %s\n", o->name,
-			wf_cf(s, f)->path, (unsigned long long)fl.off, (unsigned long long)fl.len, fl.why);
+		job_say(o->name, "verify failed: file %s, offset %llu, length %llu: %s", wf_cf(s, f)->path,
+			(unsigned long long)fl.off, (unsigned long long)fl.len, fl.why);
 		if (v->dump_rcv && !zeros)
 			dump(s, f, u, interval);
 	}
@@ -502,7 +500,7 @@ static int load_state(struct wstate *s)
 	vstate_path(path, sizeof(path), s->o->name, s->w->log_index - 1);
 	int ret = vstate_read(path, &st, why, sizeof(why));
 	if (ret) {
-		fprintf(stderr, "iobench: job '%s': verify_state_load: %s: %s\n", s->o->name, path, why);
+		job_say(s->o->name, "verify_state_load: %s: %s", path, why);
 		return ret;
 	}
 	v->loaded = true;
@@ -535,7 +533,7 @@ static int save_state(struct wstate *s)
 	struct verifying *v = &s->ver;
 	struct vstate_comp *c = calloc((size_t)s->depth * s->nfiles + 1, sizeof(*c));
 	if (!c) {
-		fprintf(stderr, "iobench: job '%s': verify_state_save: out of memory\n", s->o->name);
+		job_say(s->o->name, "verify_state_save: out of memory");
 		return -ENOMEM;
 	}
 	struct vstate st = { .numberio = v->nwrites, .depth = s->depth, .nofiles = s->nfiles,
@@ -545,7 +543,7 @@ static int save_state(struct wstate *s)
 	vstate_path(path, sizeof(path), s->o->name, s->w->log_index - 1);
 	int ret = vstate_write(path, &st, s->o->allow_mounted_write ? OUTFILE_ALLOW_BUSY : 0, why, sizeof(why));
 	if (ret)
-		fprintf(stderr, "iobench: job '%s': verify_state_save: cannot write %s: %s\n", s->o->name, path, why);
+		job_say(s->o->name, "verify_state_save: cannot write %s: %s", path, why);
 	free(c);
 	return ret;
 }
@@ -560,7 +558,6 @@ int verify_finish(struct wstate *s)
 	if (!v->failures)
 		return saved;
 	if (v->failures > 1)
-		fprintf(stderr, "iobench: job '%s': %llu blocks failed verification in all\n", o->name,
-			(unsigned long long)v->failures);
+		job_say(o->name, "%llu blocks failed verification in all", (unsigned long long)v->failures);
 	return -EILSEQ;
 }

@@ -8,6 +8,7 @@
 
 #include "core/lib/clock.h"
 #include "core/worker/worker_int.h"
+#include "core/lib/say.h"
 
 bool whole_switching(const struct wstate *s, const struct wfile *f)
 {
@@ -39,7 +40,7 @@ int whole_open(struct wstate *s, struct wfile *f)
 	int fd = -1, ret = engine_open_file(s->w->ops, &s->eng, wf_cf(s, f)->path, worker_open_flags(s->o), &fd);
 	s->now = clock_fast_ns(s->clk);
 	if (ret) {
-		fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", s->o->name, wf_cf(s, f)->path, strerror(-ret));
+		job_say(s->o->name, "cannot open '%s': %s", wf_cf(s, f)->path, strerror(-ret));
 		return ret;
 	}
 	wf_set_fd(s, f, fd);

@@ -15,6 +15,7 @@
 
 #include "core/lib/clock.h"
 #include "core/lib/debug.h"
+#include "core/lib/say.h"
 #include "core/worker/worker_int.h"
 
 /* ---- issue ---- */
@@ -495,8 +496,8 @@ static void end_of_run(struct wstate *s)
 			io_sync_file(s, &s->files[i], IOSYNC_QUIET); /* not in the sync figures, as fio */
 	uint64_t shorts = ts->dir[0].short_ios + ts->dir[1].short_ios + ts->dir[2].short_ios;
 	if (shorts && !s->w->err) {
-		fprintf(stderr, "iobench: job '%s': %llu short I/O%s: the job did less than it was asked\n", s->o->name,
-			(unsigned long long)shorts, shorts > 1 ? "s" : "");
+		job_say(s->o->name, "%llu short I/O%s: the job did less than it was asked", (unsigned long long)shorts,
+			shorts > 1 ? "s" : "");
 		s->w->err = -EIO;
 		if (!ts->error)
 			ts->error = EIO;

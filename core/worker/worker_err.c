@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/worker/worker_int.h"
+#include "core/lib/say.h"
 
 static const char *const ddir_word[DDIR_NR] = { "read", "write", "trim" };
 
@@ -12,7 +13,7 @@ static void print_error(const struct wstate *s, const struct io_unit *u)
 {
 	int err = (int)-u->result;
 	const char *why = s->eng.why; /* what the engine adds (http: the server's answer) */
-	fprintf(stderr, "iobench: job '%s': io_u error on file %s: %s: %s offset=%llu, buflen=%llu%s%s%s%s\n", s->o->name,
+	job_say(s->o->name, "io_u error on file %s: %s: %s offset=%llu, buflen=%llu%s%s%s%s",
 		s->cfs[u->file_index].path, strerror(err), ddir_word[u->ddir], (unsigned long long)u->offset,
 		(unsigned long long)u->len,
 		err == EINVAL && s->o->direct && !why[0]
@@ -36,8 +37,8 @@ enum werr_action werr_complete(struct wstate *s, const struct io_unit *u)
 	static const unsigned cont[] = { CONT_READ, CONT_WRITE };
 	if (o->io.fill_device && u->ddir == DDIR_WRITE && (err == ENOSPC || err == EDQUOT)) {
 		if (!s->x.full)
-			fprintf(stderr, "iobench: job '%s': fill_device: %s is full at offset %llu (%s): the job ends here\n",
-				o->name, s->cfs[u->file_index].path, (unsigned long long)u->offset, strerror(err));
+			job_say(o->name, "fill_device: %s is full at offset %llu (%s): the job ends here",
+				s->cfs[u->file_index].path, (unsigned long long)u->offset, strerror(err));
 		s->x.full = true;
 		return WERR_FULL;
 	}
@@ -72,7 +73,7 @@ int werr_finish(struct wstate *s)
 	if (!ts->nr_errors || (ts->nr_errors == 1 && s->w->err))
 		return 0;
 	bool named = !s->x.unnamed_errors;
-	fprintf(stderr, "iobench: job '%s': %llu I/O error%s in all%s\n", s->o->name, (unsigned long long)ts->nr_errors,
+	job_say(s->o->name, "%llu I/O error%s in all%s", (unsigned long long)ts->nr_errors,
 		ts->nr_errors > 1 ? "s" : "",
 		s->w->err ? ""
 		: named   ? " (ignore_error names them: the job went on, and its status is success)"
@@ -86,7 +87,7 @@ int werr_latency(const struct wstate *s, const struct io_unit *u, uint64_t lat_n
 	uint64_t max = s->o->io.max_latency_us[u->ddir];
 	if (!max || lat_ns <= max * 1000)
 		return 0;
-	fprintf(stderr, "iobench: job '%s': max_latency exceeded: a %s took %llu us, more than %llu us\n", s->o->name,
+	job_say(s->o->name, "max_latency exceeded: a %s took %llu us, more than %llu us",
 		u->ddir == DDIR_READ ? "read" : u->ddir == DDIR_WRITE ? "write" : "trim",
 		(unsigned long long)(lat_ns / 1000), (unsigned long long)max);
 	return -ETIMEDOUT;

@@ -13,6 +13,7 @@
 #include "core/lib/clock.h"
 #include "core/worker/offload.h"
 #include "core/worker/worker_int.h"
+#include "core/lib/say.h"
 
 int extra_setup(struct wstate *s)
 {
@@ -29,8 +30,7 @@ int extra_setup(struct wstate *s)
 	s->x.flow_ios = s->w->flow_ios;
 	if (o->io.flow && !s->x.flow && s->w->flows &&
 	    !(s->x.flow = flow_join(s->w->flows, o->io.flow_id, o->io.flow, &s->x.flow_ios))) {
-		fprintf(stderr, "iobench: job '%s': flow_id=%u: more than %d flows in one run\n", o->name, o->io.flow_id,
-			FLOW_MAX);
+		job_say(o->name, "flow_id=%u: more than %d flows in one run", o->io.flow_id, FLOW_MAX);
 		return -E2BIG;
 	}
 	if (o->io.unlink_each_loop && o->loops > 1 && !o->time_based && !(s->w->ops->flags & ENGINE_NO_FILE)) {
@@ -75,7 +75,7 @@ int extra_pre_read(struct wstate *s)
 		int fd = open(cf->path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			ret = -errno;
-			fprintf(stderr, "iobench: job '%s': pre_read: cannot open '%s': %s\n", o->name, cf->path, strerror(-ret));
+			job_say(o->name, "pre_read: cannot open '%s': %s", cf->path, strerror(-ret));
 			break;
 		}
 		for (uint64_t off = cf->offset, end = cf->offset + cf->region; off < end;) {
@@ -109,8 +109,7 @@ int extra_unlink_files(struct wstate *s)
 		struct stat st;
 		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) < 0) {
 			int err = -errno;
-			fprintf(stderr, "iobench: job '%s': unlink_each_loop: cannot remove '%s': %s\n", s->o->name, path,
-				strerror(-err));
+			job_say(s->o->name, "unlink_each_loop: cannot remove '%s': %s", path, strerror(-err));
 			return err;
 		}
 		s->files[i].pos[DDIR_READ] = s->files[i].pos[DDIR_WRITE] = 0;
@@ -143,8 +142,7 @@ int extra_sfr_sync(struct wstate *s)
 		s->now = clock_fast_ns(s->clk);
 		if (ret < 0) {
 			int err = -errno;
-			fprintf(stderr, "iobench: job '%s': sync_file_range of %s failed: %s\n", s->o->name, wf_cf(s, f)->path,
-				strerror(-err));
+			job_say(s->o->name, "sync_file_range of %s failed: %s", wf_cf(s, f)->path, strerror(-err));
 			return err;
 		}
 		s->x.sfr_lo[i] = UINT64_MAX;
@@ -194,8 +192,8 @@ int extra_next_loop(struct wstate *s)
 	if (!ret)
 		ret = open_files(s);
 	if (!ret && (ret = engine_post_open(s->w->ops, &s->eng)))
-		fprintf(stderr, "iobench: job '%s': engine %s: %s%s%s\n", s->o->name, s->w->ops->name, strerror(-ret),
-			s->eng.why[0] ? ": " : "", s->eng.why);
+		job_say(s->o->name, "engine %s: %s%s%s", s->w->ops->name, strerror(-ret), s->eng.why[0] ? ": " : "",
+			s->eng.why);
 	return ret;
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/lib/clock.h"
 #include "core/lib/debug.h"
+#include "core/lib/say.h"
 #include "core/worker/worker_int.h"
 
 static void start_delay(struct wstate *s)
@@ -24,8 +25,8 @@ static void start_delay(struct wstate *s)
 
 static void engine_failed(const struct wstate *s, const char *what, int ret)
 {
-	fprintf(stderr, "iobench: job '%s': engine %s: %s%s%s%s\n", s->o->name, s->w->ops->name, what, strerror(-ret),
-		s->eng.why[0] ? ": " : "", s->eng.why);
+	job_say(s->o->name, "engine %s: %s%s%s%s", s->w->ops->name, what, strerror(-ret), s->eng.why[0] ? ": " : "",
+		s->eng.why);
 }
 
 static int logs_setup(struct wstate *s)

@@ -12,6 +12,7 @@
 #include "core/lib/debug.h"
 #include "core/worker/jobenv.h"
 #include "core/lib/nomem.h"
+#include "core/lib/say.h"
 #include "core/worker/worker_int.h"
 
 
@@ -33,8 +34,7 @@ int open_files(struct wstate *s)
 		struct wfile *f = &s->files[i];
 		int fd = -1, ret = engine_open_file(s->w->ops, &s->eng, wf_cf(s, f)->path, flags, &fd);
 		if (ret) {
-			fprintf(stderr, "iobench: job '%s': cannot open '%s': %s\n", o->name, wf_cf(s, f)->path,
-				strerror(-ret));
+			job_say(o->name, "cannot open '%s': %s", wf_cf(s, f)->path, strerror(-ret));
 			return ret;
 		}
 		wf_set_fd(s, f, fd);
@@ -202,9 +202,10 @@ int set_affinity(struct wstate *s)
 	CPU_AND(&set, &set, &allowed);
 	bool some = CPU_COUNT(&set) > 0 && !pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	if (s->w->clone == 0)
-		fprintf(stderr, "iobench: job '%s': cpus_allowed: %s; running on %s%s\n", o->name,
+		job_say(o->name, "cpus_allowed: %s; running on %s%s",
 			err == EINVAL ? "outside this process's CPU set (cgroup cpuset)" : strerror(err),
-			some ? "the CPUs in both" : "the CPU set", s->w->warnings_fatal ? " (fatal: --warnings-fatal)" : "");
+			some ? "the CPUs in both" : "the CPU set",
+			s->w->warnings_fatal ? " (fatal: --warnings-fatal)" : "");
 	return 1;
 }
 

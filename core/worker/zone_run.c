@@ -7,6 +7,7 @@
 
 #include "core/worker/worker_int.h"
 #include "core/plan/zone.h"
+#include "core/lib/say.h"
 
 /* The smallest block of direction d (bs, bsrange, bssplit): fio's min_bs. */
 static uint64_t dir_min_bs(const struct job_opts *o, int d)
@@ -106,7 +107,7 @@ static int setup_zbd(struct wstate *s, struct wfile *f, struct zone_file *zf)
 		zbd_unlock(dev);
 	}
 	if (err)
-		fprintf(stderr, "iobench: job '%s': zonemode=zbd: '%s': %s\n", s->o->name, wf_cf(s, f)->path, why);
+		job_say(s->o->name, "zonemode=zbd: '%s': %s", wf_cf(s, f)->path, why);
 	return err;
 }
 
@@ -293,8 +294,7 @@ static int zbd_next(struct wstate *s, struct wfile *f, struct zone_file *zf, enu
 	zs->held = r == ZONE_BUSY && zs->random;
 	s->ts->zone_resets += r >= 0 ? p.resets : 0;
 	if (r < 0)
-		fprintf(stderr, "iobench: job '%s': zonemode=zbd: '%s': resetting a zone failed: %s\n", o->name,
-			wf_cf(s, f)->path, strerror(-r));
+		job_say(o->name, "zonemode=zbd: '%s': resetting a zone failed: %s", wf_cf(s, f)->path, strerror(-r));
 	if (r != ZONE_GO)
 		return r;
 	zs->last_zone = wp_zone && !o->verify_only ? (p.zone + 1) | (d == DDIR_TRIM ? ZONE_UNIT_TRIM : 0) : 0;
