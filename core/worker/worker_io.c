@@ -12,6 +12,7 @@
 #include "core/lib/clock.h"
 #include "core/lib/debug.h"
 #include "core/worker/worker_int.h"
+#include "core/lib/say.h"
 
 static const char *const ddir_word[DDIR_NR] = { "read", "write", "trim" };
 
@@ -42,9 +43,9 @@ static void complete_short(struct wstate *s, const struct io_unit *u, uint64_t b
 {
 	struct thread_stats *ts = s->ts;
 	if (!ts->dir[DDIR_READ].short_ios && !ts->dir[DDIR_WRITE].short_ios && !ts->dir[DDIR_TRIM].short_ios)
-		fprintf(stderr, "iobench: job '%s': short %s on file %s: offset=%llu, %llu of %llu bytes\n", s->o->name,
-			ddir_word[u->ddir], s->cfs[u->file_index].path, (unsigned long long)u->offset,
-			(unsigned long long)bytes, (unsigned long long)u->len);
+		job_say(s->o->name, "short %s on file %s: offset=%llu, %llu of %llu bytes", ddir_word[u->ddir],
+			s->cfs[u->file_index].path, (unsigned long long)u->offset, (unsigned long long)bytes,
+			(unsigned long long)u->len);
 	ts->dir[u->ddir].short_ios++;
 }
 
@@ -90,10 +91,11 @@ static void complete_latency(struct wstate *s, const struct io_unit *u, uint64_t
 /* latency_target: depth 1 is too slow for the target (latency_percentile=100). */
 static void __attribute__((noinline, cold)) latency_fatal(struct wstate *s, const struct io_unit *u, uint64_t t)
 {
-	fprintf(stderr, "iobench: job '%s': latency of %" PRIu64 " nsec exceeds latency_target (%" PRIu64
-		" nsec) at queue depth 1: %s %s offset=%llu, buflen=%llu\n", s->o->name, t - u->start_ns,
-		s->lat.target_ns, s->cfs[u->file_index].path, ddir_word[u->ddir], (unsigned long long)u->offset,
-		(unsigned long long)u->len);
+	job_say(s->o->name,
+		"latency of %" PRIu64 " nsec exceeds latency_target (%" PRIu64
+		" nsec) at queue depth 1: %s %s offset=%llu, buflen=%llu",
+		t - u->start_ns, s->lat.target_ns, s->cfs[u->file_index].path, ddir_word[u->ddir],
+		(unsigned long long)u->offset, (unsigned long long)u->len);
 	worker_fail(s, -ETIMEDOUT);
 }
 
@@ -179,7 +181,7 @@ void io_commit(struct wstate *s)
 	int ret = engine_commit(s->w->ops, &s->eng);
 	s->now = clock_fast_ns(s->clk);
 	if (ret < 0) {
-		fprintf(stderr, "iobench: job '%s': submit failed: %s\n", s->o->name, strerror(-ret));
+		job_say(s->o->name, "submit failed: %s", strerror(-ret));
 		worker_fail(s, ret);
 		s->inflight -= s->nr_pending;
 		for (unsigned i = 0; i < s->nr_pending; i++) {
@@ -233,7 +235,7 @@ void io_reap(struct wstate *s, unsigned min, uint64_t timeout_ns)
 	if (!reaped_by_last_call(s, n))
 		s->now = clock_fast_ns(s->clk);
 	if (n < 0) {
-		fprintf(stderr, "iobench: job '%s': reaping I/O failed: %s\n", s->o->name, strerror(-n));
+		job_say(s->o->name, "reaping I/O failed: %s", strerror(-n));
 		worker_fail(s, n);
 		for (unsigned i = 0; i < s->depth; i++) /* nothing more can be reaped: give them up */
 			if (s->unit_state[i] == UNIT_INFLIGHT) {
@@ -277,8 +279,8 @@ void io_sync_file(struct wstate *s, struct wfile *f, unsigned how)
 	s->now = clock_fast_ns(s->clk);
 	if (ret < 0) {
 		int err = ret;
-		fprintf(stderr, "iobench: job '%s': %s of %s failed: %s\n", s->o->name, datasync ? "fdatasync" : "fsync",
-			wf_cf(s, f)->path, strerror(-err));
+		job_say(s->o->name, "%s of %s failed: %s", datasync ? "fdatasync" : "fsync", wf_cf(s, f)->path,
+			strerror(-err));
 		worker_fail(s, err);
 		return;
 	}
