@@ -226,12 +226,18 @@ static int plan_all(struct run_ctx *rc)
 }
 
 /* ss_dur's windows, one per report unit (as core/run/summary.c reports them: a clone of a
- * group_reporting job joins the clone before it when both are of one group). */
+ * group_reporting job joins the clone before it when both are of one group). A run without
+ * ss_dur allocates nothing here. */
 static int plan_steady(struct run_ctx *rc)
 {
-	struct steady_of_clone *of = calloc(rc->nclones ? rc->nclones : 1, sizeof(*of));
+	bool any = false;
+	for (size_t i = 0; i < rc->nclones; i++)
+		any |= rc->cfg->jobs[rc->clones[i].job].o.ss.steady.dur_us != 0;
+	if (!any)
+		return 0;
+	struct steady_of_clone *of = calloc(rc->nclones, sizeof(*of));
 	if (!of)
-		return -ENOMEM;
+		return nomem(NULL, "steady-state windows", rc->nclones * sizeof(*of));
 	for (size_t i = 0; i < rc->nclones; i++) {
 		const struct job *job = &rc->cfg->jobs[rc->clones[i].job];
 		of[i].o = &job->o;
@@ -240,7 +246,7 @@ static int plan_steady(struct run_ctx *rc)
 	}
 	int ret = steady_plan(&rc->steady, of, rc->nclones);
 	free(of);
-	return ret;
+	return ret == -ENOMEM ? nomem(NULL, "steady-state windows", 0) : ret;
 }
 
 int run_prepare(struct run_ctx *rc, struct run_cfg *cfg)
