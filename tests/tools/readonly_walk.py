@@ -81,11 +81,6 @@ def values(row):
     name, typ, default, choices = row['name'], row['type'], row['default'], row['choices']
     if name in SAMPLES:
         return SAMPLES[name]
-    if name == 'sqthread_poll':
-        # io_uring's SQ polling thread: on a loaded 2-core machine a read job now and then
-        # never sees its completions and does not stop on a signal (a bug of its own, not of
-        # --readonly); its 0 still runs the engine's other path.
-        return ['0']
     if choices:
         return choices.split(',')
     if typ.startswith('boolean'):
