@@ -418,8 +418,8 @@ static bool queue_prepared(struct wstate *s, struct io_unit *u)
 
 /* Room for another I/O: a free unit, within the depth latency_target allows. The unit a busy
  * engine refused (s->retry) holds a unit of its own: with nothing in flight no unit will come
- * free (iodepth=1: it is the only one; io_uring's ring full under sqthread_poll, whose kernel
- * thread had not taken the last entry yet), so it is room then, or the loop waits for ever. */
+ * free (iodepth=1: it is the only one; io_uring's ring full while its kernel submission thread
+ * had not taken the last entry yet), so it is room then, or the loop waits for ever. */
 static inline bool queue_room(const struct wstate *s)
 {
 	return (s->nr_free || (s->retry && !s->inflight)) && s->inflight < s->lat.depth;
